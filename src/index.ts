@@ -1,4 +1,6 @@
-import { Hono } from "hono";
-const app = new Hono();
-app.get("/health", (c) => c.json({ ok: true }));
-export default app;
+import { app } from "./app.ts";
+import type { Bindings } from "./env.ts";
+
+export default {
+  fetch: (request, env, ctx) => app.fetch(request, env, ctx),
+} satisfies ExportedHandler<Bindings>;

@@ -1,0 +1,66 @@
+import { join, resolve } from "node:path";
+import { startPostgres } from "./postgres.ts";
+import { startNeonProxy } from "./neon-proxy.ts";
+import { startWorker } from "./worker.ts";
+import { prepareControlPlane } from "./control-plane.ts";
+import { loadOrCreateSecrets } from "./secrets.ts";
+
+export type StackPorts = { postgres: number; proxy: number; worker: number };
+export type RunningStack = {
+  apiRoot: string;
+  adminToken: string;
+  superuserUrl: string;
+  controlPlaneUrl: string;
+  ports: StackPorts;
+  stop(): Promise<void>;
+};
+
+/** Default ports of `npm run dev`; the tests use their own set. */
+export const DEV_PORTS: StackPorts = { postgres: 54320, proxy: 54321, worker: 8787 };
+
+/**
+ * Starts the whole local platform: PostgreSQL 17, the Neon protocol proxy, and the
+ * Worker under wrangler dev, all keeping their state under dataDir.
+ */
+export async function startStack(opts: { dataDir: string; ports: StackPorts; log: (part: string, line: string) => void }): Promise<RunningStack> {
+  const dataDir = resolve(opts.dataDir);
+  const secrets = await loadOrCreateSecrets(join(dataDir, "secrets.json"));
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => {});
+  };
+  try {
+    const postgres = await startPostgres({ dataDir: join(dataDir, "postgres"), port: opts.ports.postgres, log: (l) => opts.log("postgres", l) });
+    stops.push(postgres.stop);
+    opts.log("postgres", `PostgreSQL 17 on 127.0.0.1:${postgres.port}`);
+    const controlPlaneUrl = await prepareControlPlane(postgres.superuserUrl, secrets.CONTROL_PLANE_PASSWORD);
+    const proxy = await startNeonProxy({ port: opts.ports.proxy, log: (l) => opts.log("proxy", l) });
+    stops.push(proxy.stop);
+    opts.log("proxy", `Neon WebSocket and SQL-over-HTTP proxy on 127.0.0.1:${proxy.port}`);
+    const apiRoot = `http://127.0.0.1:${opts.ports.worker}`;
+    const worker = await startWorker({
+      port: opts.ports.worker,
+      persistDir: join(dataDir, "wrangler"),
+      log: (l) => opts.log("worker", l),
+      vars: {
+        API_ROOT: apiRoot,
+        SITES_DOMAIN: "localhost",
+        SITE_URL_TEMPLATE: `http://{slug}.localhost:${opts.ports.worker}`,
+        GIT_ROOT: `${apiRoot}/git`,
+        APPS_DOMAIN: "localhost",
+        PROVISIONER: "local",
+        NEON_LOCAL_PROXY: `127.0.0.1:${proxy.port}`,
+        DATABASE_URL: controlPlaneUrl,
+        PROVISIONER_DATABASE_URL: postgres.superuserUrl,
+        JWT_SECRET: secrets.JWT_SECRET,
+        ENCRYPTION_KEY: secrets.ENCRYPTION_KEY,
+        ADMIN_TOKEN: secrets.ADMIN_TOKEN,
+      },
+    });
+    stops.push(worker.stop);
+    return { apiRoot, adminToken: secrets.ADMIN_TOKEN, superuserUrl: postgres.superuserUrl, controlPlaneUrl, ports: opts.ports, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,41 @@
+import { swaggerUI } from "@hono/swagger-ui";
+import type { AppEnv } from "./env.ts";
+import { errorResponse, notFound } from "./errors.ts";
+import { requestContext } from "./middleware/request-context.ts";
+import { corsPolicy } from "./middleware/cors.ts";
+import { apiKeyAuth } from "./middleware/auth.ts";
+import { createRouter } from "./routes/router.ts";
+import { accountRoutes } from "./routes/accounts.ts";
+import { projectRoutes } from "./routes/projects.ts";
+import { sqlRoutes } from "./routes/sql.ts";
+import { ticketRoutes } from "./routes/tickets.ts";
+import { adminRoutes } from "./routes/admin.ts";
+
+/** The base of the project API ({base_url}); the major version is in the path. */
+export const BASE_PATH = "/v1/project";
+
+const projectApi = createRouter();
+projectApi.use("*", apiKeyAuth);
+projectApi.route("/", projectRoutes).route("/", sqlRoutes).route("/", ticketRoutes);
+
+export const app = createRouter();
+app.use("*", requestContext, corsPolicy);
+
+app.route("/api/auth", accountRoutes);
+app.route(BASE_PATH, projectApi);
+app.route("/admin", adminRoutes);
+
+app.get("/health", (c) => c.json({ ok: true }));
+app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-API-Key" });
+app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
+app.doc31("/openapi.json", (c) => ({
+  openapi: "3.1.0",
+  info: { title: "Slipway API", version: "2.0.0", description: "Projects with PostgreSQL, storage, sites, git, deploys, auth, key-value and tickets." },
+  servers: [{ url: c.get("config").API_ROOT }],
+}));
+app.get("/docs", swaggerUI({ url: "/openapi.json" }));
+
+app.notFound(() => {
+  throw notFound("No such endpoint. See the API reference at /docs.");
+});
+app.onError((err, c) => errorResponse(c, err));

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import type { Account } from "./accounts/accounts.ts";
+import type { Project } from "./projects/projects.ts";
+
+/**
+ * The Worker's configuration: wrangler.toml [vars] plus secrets. Checked once per
+ * isolate so a missing variable fails with a message naming it, not deep in a handler.
+ */
+export const EnvVars = z.object({
+  API_ROOT: z.string().url(),
+  /** Domain whose subdomains are project sites (also the CORS allow-list). */
+  SITES_DOMAIN: z.string().min(1),
+  /** A project's site address, `{slug}` replaced: https://{slug}.slipway.site */
+  SITE_URL_TEMPLATE: z.string().includes("{slug}"),
+  GIT_ROOT: z.string().url(),
+  APPS_DOMAIN: z.string().min(1),
+  /** "local" provisions with CREATE ROLE/DATABASE on the local server; "neon" uses the Neon API. */
+  PROVISIONER: z.enum(["local", "neon"]),
+  /** host:port of the local Neon protocol proxy; empty in production. */
+  NEON_LOCAL_PROXY: z.string().default(""),
+  /** Control-plane database. */
+  DATABASE_URL: z.string().min(1),
+  /** Superuser connection used by the local provisioner (local only). */
+  PROVISIONER_DATABASE_URL: z.string().default(""),
+  /** Neon API key and project, used by the neon provisioner (production only). */
+  NEON_API_KEY: z.string().default(""),
+  NEON_PROJECT_ID: z.string().default(""),
+  JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters"),
+  /** 32 bytes, base64: encrypts stored API-key copies and database passwords (AES-256-GCM). */
+  ENCRYPTION_KEY: z.string().min(40, "ENCRYPTION_KEY must be 32 random bytes in base64"),
+  ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters"),
+  /** Seconds a measured database size is trusted before it is measured again. */
+  DB_SIZE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+});
+export type EnvVars = z.infer<typeof EnvVars>;
+
+export type Bindings = EnvVars & {
+  BUCKET: R2Bucket;
+};
+
+export type AppEnv = {
+  Bindings: Bindings;
+  Variables: {
+    requestId: string;
+    config: EnvVars;
+    accountId?: string;
+    /** Set by apiKeyAuth. */
+    account?: Account;
+    /** Set by projectScope for /{slug}/… routes. */
+    project?: Project;
+    projectSlug?: string;
+  };
+};
+
+const checked = new WeakMap<object, EnvVars>();
+
+/** Validates the environment once per isolate and returns the typed configuration. */
+export function loadConfig(env: Record<string, unknown>): EnvVars {
+  const cached = checked.get(env);
+  if (cached) return cached;
+  const parsed = EnvVars.safeParse(env);
+  if (!parsed.success) {
+    const names = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Slipway is misconfigured: ${names}`);
+  }
+  checked.set(env, parsed.data);
+  return parsed.data;
+}

@@ -1,0 +1,34 @@
+/** A project's own database and the role that owns it. */
+export type ProvisionedDatabase = {
+  name: string;
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  /** Extensions created in the database (of uuid-ossp, pgcrypto, pg_stat_statements, vector). */
+  extensions: string[];
+};
+
+/** The extensions the interface promises, in the order they are created. */
+export const WANTED_EXTENSIONS = ["uuid-ossp", "pgcrypto", "pg_stat_statements", "vector"] as const;
+
+/**
+ * Makes and removes per-project databases. Local: CREATE ROLE/DATABASE on the local
+ * server. Production: the Neon API (not built yet; the seam is here).
+ */
+export interface DatabaseProvisioner {
+  provision(slug: string): Promise<ProvisionedDatabase>;
+  /** Removes what `provision` made; safe to call on a half-made database. */
+  deprovision(slug: string): Promise<void>;
+}
+
+/** Database and role names for a slug: "my-app" → database "my_app", role "my_app_owner". */
+export function databaseNames(slug: string): { database: string; role: string } {
+  const database = slug.replace(/-/g, "_");
+  return { database, role: `${database}_owner` };
+}
+
+export function connectionString(db: Pick<ProvisionedDatabase, "name" | "host" | "port" | "user" | "password">, sslmode?: string): string {
+  const url = `postgresql://${encodeURIComponent(db.user)}:${encodeURIComponent(db.password)}@${db.host}:${db.port}/${encodeURIComponent(db.name)}`;
+  return sslmode ? `${url}?sslmode=${sslmode}` : url;
+}
