@@ -13,6 +13,16 @@ export default defineConfig({
         test: { name: "worker", include: ["test/worker/**/*.test.ts"] },
       },
       {
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["test/e2e/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
         test: { name: "local", include: ["test/local/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 120_000 },
       },
     ],

@@ -1,3 +1,4 @@
+import type { Client } from "@neondatabase/serverless";
 import type { EnvVars } from "../env.ts";
 import { withSession } from "../platform/db.ts";
 import { randomToken } from "../platform/crypto.ts";
@@ -22,25 +23,26 @@ export class LocalProvisioner implements DatabaseProvisioner {
     const { database, role } = databaseNames(slug);
     // base64url has no quote characters, so it is safe inside a SQL literal.
     const password = randomToken(24);
-    await withSession(this.config, this.server.href, async (admin) => {
-      await admin.query(
-        `create role "${role}" login password '${password}' nosuperuser nocreatedb nocreaterole noreplication nobypassrls connection limit 50`,
-      );
-      await admin.query(`create database "${database}" owner "${role}"`);
-      await admin.query(`revoke all on database "${database}" from public`);
-    });
-    const extensions = await withSession(this.config, this.databaseUrl(database), async (admin) => {
-      const available = await admin.query(`select name from pg_available_extensions where name = any($1::text[])`, [[...WANTED_EXTENSIONS]]);
-      const names = new Set(available.rows.map((r: { name: string }) => r.name));
-      const created: string[] = [];
-      for (const ext of WANTED_EXTENSIONS) {
-        if (!names.has(ext)) continue;
-        await admin.query(`create extension if not exists "${ext}"`);
-        created.push(ext);
-      }
-      return created;
-    });
-    return { name: database, host: this.server.hostname, port: Number(this.server.port || 5432), user: role, password, extensions };
+    const made: string[] = [];
+    try {
+      await withSession(this.config, this.server.href, async (admin) => {
+        await admin.query(
+          `create role "${role}" login password '${password}' nosuperuser nocreatedb nocreaterole noreplication nobypassrls connection limit 50`,
+        );
+        made.push(`drop role if exists "${role}"`);
+        await admin.query(`create database "${database}" owner "${role}"`);
+        made.unshift(`drop database if exists "${database}" with (force)`);
+        await admin.query(`revoke all on database "${database}" from public`);
+      });
+      const extensions = await withSession(this.config, this.databaseUrl(database), (admin) => createExtensions(admin));
+      return { name: database, host: this.server.hostname, port: Number(this.server.port || 5432), user: role, password, extensions };
+    } catch (err) {
+      // Undo only what this call made: a same-named database that existed before is not ours.
+      if (made.length) await withSession(this.config, this.server.href, async (admin) => {
+        for (const statement of made) await admin.query(statement);
+      }).catch(() => {});
+      throw err;
+    }
   }
 
   async deprovision(slug: string): Promise<void> {
@@ -56,4 +58,17 @@ export class LocalProvisioner implements DatabaseProvisioner {
     url.pathname = `/${database}`;
     return url.href;
   }
+}
+
+/** Creates those of the wanted extensions that the server has; returns their names. */
+async function createExtensions(admin: Client): Promise<string[]> {
+  const available = await admin.query(`select name from pg_available_extensions where name = any($1::text[])`, [[...WANTED_EXTENSIONS]]);
+  const names = new Set(available.rows.map((r: { name: string }) => r.name));
+  const created: string[] = [];
+  for (const ext of WANTED_EXTENSIONS) {
+    if (!names.has(ext)) continue;
+    await admin.query(`create extension if not exists "${ext}"`);
+    created.push(ext);
+  }
+  return created;
 }

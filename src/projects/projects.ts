@@ -89,7 +89,6 @@ export async function createProject(
   try {
     database = await provisioner.provision(slug);
   } catch (cause) {
-    await provisioner.deprovision(slug).catch(() => {});
     if (pgCode(cause) === "42P04" || pgCode(cause) === "42710") throw conflict(`The slug "${slug}" is taken; choose another.`);
     throw new ApiError(503, "Could not create the project's database; nothing was created. Retry in a few seconds.", { code: "provisioning_failed", cause });
   }

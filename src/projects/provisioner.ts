@@ -17,8 +17,9 @@ export const WANTED_EXTENSIONS = ["uuid-ossp", "pgcrypto", "pg_stat_statements",
  * server. Production: the Neon API (not built yet; the seam is here).
  */
 export interface DatabaseProvisioner {
+  /** Makes the database and its role; on failure, undoes whatever it had made. */
   provision(slug: string): Promise<ProvisionedDatabase>;
-  /** Removes what `provision` made; safe to call on a half-made database. */
+  /** Removes a database and role that `provision` made. */
   deprovision(slug: string): Promise<void>;
 }
 

@@ -1,0 +1,36 @@
+import { rm } from "node:fs/promises";
+import type { TestProject } from "vitest/node";
+import { startStack, type RunningStack } from "../../local/stack.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    apiRoot: string;
+    adminToken: string;
+    superuserUrl: string;
+  }
+}
+
+const DATA_DIR = ".data/test-e2e";
+let stack: RunningStack | undefined;
+
+/** Starts the real local stack once for all end-to-end tests, on ports of its own. */
+export async function setup(project: TestProject) {
+  await rm(DATA_DIR, { recursive: true, force: true });
+  const verbose = !!process.env.E2E_VERBOSE;
+  stack = await startStack({
+    dataDir: DATA_DIR,
+    ports: { postgres: 55320, proxy: 55321, worker: 18787 },
+    log: (part, line) => {
+      // Postgres logs the SQL errors tests provoke on purpose; show only what is fatal.
+      const alarming = part === "postgres" ? /FATAL|PANIC/.test(line) : /error|✘/i.test(line);
+      if (verbose || alarming) console.log(`[${part}] ${line}`);
+    },
+  });
+  project.provide("apiRoot", stack.apiRoot);
+  project.provide("adminToken", stack.adminToken);
+  project.provide("superuserUrl", stack.superuserUrl);
+}
+
+export async function teardown() {
+  await stack?.stop();
+}
