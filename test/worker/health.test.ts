@@ -1,6 +1,16 @@
 import { exports } from "cloudflare:workers";
-import { it, expect } from "vitest";
-it("answers health", async () => {
+import { expect, it } from "vitest";
+
+it("answers /health without touching a database", async () => {
   const res = await exports.default.fetch("http://x/health");
+  expect(res.status).toBe(200);
   expect(await res.json()).toEqual({ ok: true });
+});
+
+it("answers an unknown path with a 404 in the error shape", async () => {
+  const res = await exports.default.fetch("http://x/nope");
+  expect(res.status).toBe(404);
+  const body = (await res.json()) as { detail: string; request_id: string };
+  expect(body.detail).toMatch(/No such endpoint/);
+  expect(body.request_id).toBe(res.headers.get("x-request-id"));
 });
