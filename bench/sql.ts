@@ -143,5 +143,10 @@ function printReport(sections: { concurrency: number; rows: Row[] }[], workerPea
   console.log(`  direct pg client process (Node+pg)   ${mb(directClientPeak).padStart(8)}`);
 }
 
-const times = (n: number) => `${n.toFixed(1)}×`;
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+function times(n: number): string {
+  return `${n.toFixed(1)}×`;
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+}

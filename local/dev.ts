@@ -5,9 +5,12 @@ import { join } from "node:path";
 import { DEV_PORTS, startStack } from "./stack.ts";
 
 const DATA_DIR = ".data/dev";
-const quiet = new Set(["worker"]);
+// Postgres logs every SQL error a user makes; show only what stops it. The Worker's
+// request log lines (JSON) and wrangler's own messages pass.
 const log = (part: string, line: string) => {
-  if (quiet.has(part) && !/error|\[wrangler|✘|ready on/i.test(line) && !line.startsWith("{")) return;
+  if (part === "postgres" && !/FATAL|PANIC/.test(line)) return;
+  // wrangler cannot fetch Request.cf offline; that warning and its stack are noise here.
+  if (part === "worker" && /Request\.cf|workers\.cloudflare\.com|getaddrinfo|^\s+at /.test(line)) return;
   console.log(`[${part}] ${line}`);
 };
 

@@ -32,11 +32,11 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; log
   try {
     const postgres = await startPostgres({ dataDir: join(dataDir, "postgres"), port: opts.ports.postgres, log: (l) => opts.log("postgres", l) });
     stops.push(postgres.stop);
-    opts.log("postgres", `PostgreSQL 17 on 127.0.0.1:${postgres.port}`);
+    opts.log("stack", `PostgreSQL 17 on 127.0.0.1:${postgres.port}`);
     const controlPlaneUrl = await prepareControlPlane(postgres.superuserUrl, secrets.CONTROL_PLANE_PASSWORD);
     const proxy = await startNeonProxy({ port: opts.ports.proxy, log: (l) => opts.log("proxy", l) });
     stops.push(proxy.stop);
-    opts.log("proxy", `Neon WebSocket and SQL-over-HTTP proxy on 127.0.0.1:${proxy.port}`);
+    opts.log("stack", `Neon WebSocket and SQL-over-HTTP proxy on 127.0.0.1:${proxy.port}`);
     const apiRoot = `http://127.0.0.1:${opts.ports.worker}`;
     const worker = await startWorker({
       port: opts.ports.worker,

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { freePort } from "./free-port.ts";
 
 export type RunningWorker = { url: string; stop(): Promise<void> };
 
@@ -14,11 +15,14 @@ const WRANGLER = join(dirname(require.resolve("wrangler/package.json")), "bin", 
 export async function startWorker(opts: {
   port: number;
   persistDir: string;
+  /** DevTools port; defaults to a free one so several stacks can run side by side. */
+  inspectorPort?: number;
   vars: Record<string, string>;
   log?: (line: string) => void;
 }): Promise<RunningWorker> {
   const log = opts.log ?? (() => {});
-  const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(opts.port), "--persist-to", opts.persistDir, "--show-interactive-dev-session=false", "--log-level", "info"];
+  const inspectorPort = opts.inspectorPort ?? (await freePort());
+  const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(opts.port), "--inspector-port", String(inspectorPort), "--persist-to", opts.persistDir, "--show-interactive-dev-session=false", "--log-level", "log"];
   for (const [k, v] of Object.entries(opts.vars)) args.push("--var", `${k}:${v}`);
   // process.execPath is the project's Node 22 (node_modules/.bin/node) that runs this script.
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" }, detached: true });

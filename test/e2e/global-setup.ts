@@ -1,6 +1,7 @@
 import { rm } from "node:fs/promises";
 import type { TestProject } from "vitest/node";
 import { startStack, type RunningStack } from "../../local/stack.ts";
+import { freePort } from "../../local/free-port.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -10,7 +11,8 @@ declare module "vitest" {
   }
 }
 
-const DATA_DIR = ".data/test-e2e";
+// Ports and data of their own, so test runs (and a running `npm run dev`) never collide.
+const DATA_DIR = `.data/test-e2e-${process.pid}`;
 let stack: RunningStack | undefined;
 
 /** Starts the real local stack once for all end-to-end tests, on ports of its own. */
@@ -19,7 +21,7 @@ export async function setup(project: TestProject) {
   const verbose = !!process.env.E2E_VERBOSE;
   stack = await startStack({
     dataDir: DATA_DIR,
-    ports: { postgres: 55320, proxy: 55321, worker: 18787 },
+    ports: { postgres: await freePort(), proxy: await freePort(), worker: await freePort() },
     log: (part, line) => {
       // Postgres logs the SQL errors tests provoke on purpose; show only what is fatal.
       const alarming = part === "postgres" ? /FATAL|PANIC/.test(line) : /error|✘/i.test(line);
@@ -33,4 +35,5 @@ export async function setup(project: TestProject) {
 
 export async function teardown() {
   await stack?.stop();
+  await rm(DATA_DIR, { recursive: true, force: true });
 }
