@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Account } from "./accounts/accounts.ts";
 import type { Project } from "./projects/projects.ts";
+import type { RateLimiter } from "../durable-objects/rate-limiter.ts";
 
 /**
  * The Worker's configuration: wrangler.toml [vars] plus secrets. Checked once per
@@ -36,6 +37,7 @@ export type EnvVars = z.infer<typeof EnvVars>;
 
 export type Bindings = EnvVars & {
   BUCKET: R2Bucket;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
 };
 
 export type AppEnv = {

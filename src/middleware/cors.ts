@@ -26,6 +26,6 @@ export const corsPolicy: MiddlewareHandler<AppEnv> = (c, next) =>
     origin: (origin) => (isAllowedOrigin(origin, c.get("config").SITES_DOMAIN) ? origin : null),
     allowHeaders: ["Content-Type", "Authorization", "X-API-Key", "X-Request-Id"],
     allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-    exposeHeaders: ["X-Request-Id", "Retry-After"],
+    exposeHeaders: ["X-Request-Id", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
     maxAge: 600,
   })(c, next);

@@ -4,6 +4,8 @@ import { projectScope } from "../middleware/project-scope.ts";
 import { runProjectSql, projectDatabaseUsage } from "../sql/run-sql.ts";
 import { SQL_LIMITS } from "../sql/limits.ts";
 import { SlugParam } from "./projects.ts";
+import { enforceRateLimit } from "../limits/rate-limit.ts";
+import { sqlQueriesRule } from "../limits/rules.ts";
 
 // {base_url}: POST /{slug}/sql  GET /{slug}/database/usage
 
@@ -24,10 +26,12 @@ const Usage = z.object({ size_bytes: z.number(), limit_bytes: z.number(), usage_
 
 export const sqlRoutes = createRouter()
   .openapi(
-    createRoute({ method: "post", path: "/{slug}/sql", tags: ["SQL"], summary: "Run SQL on the project's database", security: ApiKeySecurity, middleware: [projectScope] as const, request: { params: SlugParam, body: jsonBody(SqlBody) }, responses: { 200: json(SqlResult, "The (last) statement's result"), ...errors(400, 401, 402, 404, 503) } }),
+    createRoute({ method: "post", path: "/{slug}/sql", tags: ["SQL"], summary: "Run SQL on the project's database", security: ApiKeySecurity, middleware: [projectScope] as const, request: { params: SlugParam, body: jsonBody(SqlBody) }, responses: { 200: json(SqlResult, "The (last) statement's result"), ...errors(400, 401, 402, 404, 429, 503) } }),
     async (c) => {
       const { query, params } = c.req.valid("json");
-      return c.json(await runProjectSql(c.get("config"), c.get("project")!, query, params), 200);
+      const project = c.get("project")!;
+      await enforceRateLimit(c, sqlQueriesRule(project));
+      return c.json(await runProjectSql(c.get("config"), project, query, params), 200);
     },
   )
   .openapi(

@@ -61,6 +61,14 @@ describe("SQL on the project's database", () => {
     expect(reply.body.rows).toEqual([{ a: true, b: true, c: true }]);
   });
 
+  it("counts queries against the plan's hourly limit and says so in headers", async () => {
+    const first = await sql(account, slug, "select 1");
+    const second = await sql(account, slug, "select 1");
+    expect(first.headers.get("ratelimit-limit")).toBe("1000");
+    expect(Number(second.headers.get("ratelimit-remaining"))).toBe(Number(first.headers.get("ratelimit-remaining")) - 1);
+    expect(Number(first.headers.get("ratelimit-reset"))).toBeLessThanOrEqual(3600);
+  });
+
   it("reports usage against the plan's limit", async () => {
     const reply = await account.api("GET", `/${slug}/database/usage`);
     expect(reply.status).toBe(200);
