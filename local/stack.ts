@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { startPostgres } from "./postgres.ts";
 import { startNeonProxy } from "./neon-proxy.ts";
@@ -11,6 +12,8 @@ export type RunningStack = {
   adminToken: string;
   superuserUrl: string;
   controlPlaneUrl: string;
+  /** The local S3 endpoint answering presigned URLs, and its credentials (for S3 clients in tests). */
+  s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
   ports: StackPorts;
   stop(): Promise<void>;
 };
@@ -38,6 +41,8 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; log
     stops.push(proxy.stop);
     opts.log("stack", `Neon WebSocket and SQL-over-HTTP proxy on 127.0.0.1:${proxy.port}`);
     const apiRoot = `http://127.0.0.1:${opts.ports.worker}`;
+    // The Worker answers presigned URLs itself under /s3; its S3 secret derives from the stack's secrets.
+    const s3 = { endpoint: `${apiRoot}/s3`, bucket: "slipway", region: "auto", accessKeyId: "slipway-local", secretAccessKey: createHash("sha256").update(`s3:${secrets.JWT_SECRET}`).digest("hex") };
     const worker = await startWorker({
       port: opts.ports.worker,
       persistDir: join(dataDir, "wrangler"),
@@ -55,10 +60,16 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; log
         JWT_SECRET: secrets.JWT_SECRET,
         ENCRYPTION_KEY: secrets.ENCRYPTION_KEY,
         ADMIN_TOKEN: secrets.ADMIN_TOKEN,
+        STORAGE_PROVIDER: "local",
+        STORAGE_S3_ENDPOINT: s3.endpoint,
+        STORAGE_BUCKET: s3.bucket,
+        STORAGE_REGION: s3.region,
+        STORAGE_ACCESS_KEY_ID: s3.accessKeyId,
+        STORAGE_SECRET_ACCESS_KEY: s3.secretAccessKey,
       },
     });
     stops.push(worker.stop);
-    return { apiRoot, adminToken: secrets.ADMIN_TOKEN, superuserUrl: postgres.superuserUrl, controlPlaneUrl, ports: opts.ports, stop };
+    return { apiRoot, adminToken: secrets.ADMIN_TOKEN, superuserUrl: postgres.superuserUrl, controlPlaneUrl, s3, ports: opts.ports, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -10,6 +10,10 @@ import { projectRoutes } from "./routes/projects.ts";
 import { sqlRoutes } from "./routes/sql.ts";
 import { ticketRoutes } from "./routes/tickets.ts";
 import { adminRoutes } from "./routes/admin.ts";
+import { storageRoutes } from "./routes/storage.ts";
+import { siteRoutes } from "./routes/sites.ts";
+import { localS3Routes } from "./routes/local-s3.ts";
+import { serveSites } from "./sites/serve-site.ts";
 
 /** The base of the project API ({base_url}); the major version is in the path. */
 export const BASE_PATH = "/v1/project";
@@ -17,13 +21,17 @@ export const BASE_PATH = "/v1/project";
 const projectApi = createRouter();
 projectApi.use("*", apiKeyAuth);
 projectApi.route("/", projectRoutes).route("/", sqlRoutes).route("/", ticketRoutes);
+projectApi.route("/", storageRoutes).route("/", siteRoutes);
 
 export const app = createRouter();
 app.use("*", requestContext, corsPolicy);
+// Requests to a project's site address ({site_url}) are the site's, not the API's.
+app.use("*", serveSites);
 
 app.route("/api/auth", accountRoutes);
 app.route(BASE_PATH, projectApi);
 app.route("/admin", adminRoutes);
+app.route("/s3", localS3Routes);
 
 app.get("/health", (c) => c.json({ ok: true }));
 app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-API-Key" });

@@ -32,6 +32,21 @@ export const EnvVars = z.object({
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters"),
   /** Seconds a measured database size is trusted before it is measured again. */
   DB_SIZE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+  /**
+   * Who answers presigned object URLs: "r2" (production: R2's S3 endpoint) or "local"
+   * (the Worker itself answers them under /s3, backed by the BUCKET binding).
+   */
+  STORAGE_PROVIDER: z.enum(["r2", "local"]).default("r2"),
+  /** S3 endpoint presigned URLs point at: https://<account id>.r2.cloudflarestorage.com, or {API_ROOT}/s3 locally. */
+  STORAGE_S3_ENDPOINT: z.string().url(),
+  /** The bucket behind the BUCKET binding, as the S3 endpoint names it. */
+  STORAGE_BUCKET: z.string().min(1),
+  STORAGE_REGION: z.string().min(1).default("auto"),
+  /** R2 S3 API credentials (secrets); locally generated. */
+  STORAGE_ACCESS_KEY_ID: z.string().min(1, "STORAGE_ACCESS_KEY_ID is the R2 S3 access key id (a secret)"),
+  STORAGE_SECRET_ACCESS_KEY: z.string().min(1, "STORAGE_SECRET_ACCESS_KEY is the R2 S3 secret (a secret)"),
+  /** Seconds a measured storage usage is trusted before R2 is listed again. */
+  STORAGE_USAGE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
 });
 export type EnvVars = z.infer<typeof EnvVars>;
 

@@ -4,6 +4,7 @@ import { adminAuth } from "../middleware/auth.ts";
 import { setAccountPlan } from "../accounts/accounts.ts";
 import { answerTicket } from "../tickets/tickets.ts";
 import { setDatabaseLimit } from "../projects/projects.ts";
+import { setStorageLimit } from "../storage/usage.ts";
 import { Plan } from "../config/plans.ts";
 import { notFound } from "../errors.ts";
 import { isUuid } from "../platform/ids.ts";
@@ -29,11 +30,12 @@ adminRoutes
     },
   )
   .openapi(
-    createRoute({ method: "patch", path: "/projects/{slug}", tags: ["Admin"], summary: "Override a project's database limit (null restores the plan's)", security: BearerSecurity, request: { params: z.object({ slug: z.string() }), body: jsonBody(z.object({ database_limit_bytes: z.number().int().positive().nullable() })) }, responses: { 200: json(z.object({ slug: z.string(), database_limit_bytes: z.number().nullable() }), "Updated"), ...errors(400, 401, 404) } }),
+    createRoute({ method: "patch", path: "/projects/{slug}", tags: ["Admin"], summary: "Override a project's database or storage limit (null restores the plan's)", security: BearerSecurity, request: { params: z.object({ slug: z.string() }), body: jsonBody(z.object({ database_limit_bytes: z.number().int().positive().nullable().optional(), storage_limit_bytes: z.number().int().positive().nullable().optional() }).refine((b) => b.database_limit_bytes !== undefined || b.storage_limit_bytes !== undefined, "give database_limit_bytes or storage_limit_bytes")) }, responses: { 200: json(z.object({ slug: z.string(), database_limit_bytes: z.number().nullable().optional(), storage_limit_bytes: z.number().nullable().optional() }), "Updated"), ...errors(400, 401, 404) } }),
     async (c) => {
       const { slug } = c.req.valid("param");
-      const { database_limit_bytes } = c.req.valid("json");
-      await setDatabaseLimit(c.get("config"), slug, database_limit_bytes);
-      return c.json({ slug, database_limit_bytes }, 200);
+      const { database_limit_bytes, storage_limit_bytes } = c.req.valid("json");
+      if (database_limit_bytes !== undefined) await setDatabaseLimit(c.get("config"), slug, database_limit_bytes);
+      if (storage_limit_bytes !== undefined) await setStorageLimit(c.get("config"), slug, storage_limit_bytes);
+      return c.json({ slug, database_limit_bytes, storage_limit_bytes }, 200);
     },
   );

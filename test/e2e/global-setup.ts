@@ -8,6 +8,7 @@ declare module "vitest" {
     apiRoot: string;
     adminToken: string;
     superuserUrl: string;
+    s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
   }
 }
 
@@ -31,6 +32,7 @@ export async function setup(project: TestProject) {
   project.provide("apiRoot", stack.apiRoot);
   project.provide("adminToken", stack.adminToken);
   project.provide("superuserUrl", stack.superuserUrl);
+  project.provide("s3", stack.s3);
 }
 
 export async function teardown() {
