@@ -66,6 +66,10 @@ async function serveSite(env: Bindings, config: EnvVars, slug: string, request: 
 
   const file = fileFor(path);
   let response = file ? await serve(file) : null;
+  if (!response && file && !path.endsWith("/") && !/\.[^/]*$/.test(file)) {
+    // Pretty URLs, as Cloudflare Pages and Netlify serve them: /about → about.html.
+    response = await serve(`${file}.html`);
+  }
   if (!response && file && !path.endsWith("/") && (await env.BUCKET.head(`${base}${file}/index.html`))) {
     // A directory asked for without its slash: send the browser to it, so relative links work.
     response = new Response(null, { status: 301, headers: { Location: `${url.pathname}/${url.search}` } });

@@ -1,5 +1,5 @@
 import type { Bindings, EnvVars } from "../env.ts";
-import { notFound } from "../errors.ts";
+import { ApiError, badRequest, notFound } from "../errors.ts";
 import type { Project } from "../projects/projects.ts";
 import { areaPrefix, checkedPrefix, objectKey, type Area } from "./object-keys.ts";
 import { presign, type S3Target } from "./presign.ts";
@@ -79,7 +79,14 @@ export type FileEntry = { path: string; size: number; content_type: string | nul
 /** One page of the files under `prefix`, oldest key first; `cursor` continues it. */
 export async function listFiles(env: Bindings, project: Project, area: Area, opts: { prefix: string; cursor?: string; limit: number }) {
   const base = areaPrefix(project.id, area);
-  const page = await env.BUCKET.list({ prefix: base + checkedPrefix(opts.prefix), cursor: opts.cursor || undefined, limit: opts.limit, include: ["httpMetadata"] });
+  const prefix = base + checkedPrefix(opts.prefix);
+  let page: R2Objects;
+  try {
+    page = await env.BUCKET.list({ prefix, cursor: opts.cursor || undefined, limit: opts.limit, include: ["httpMetadata"] });
+  } catch (cause) {
+    if (opts.cursor) throw badRequest("The cursor is not valid (or has expired); start again without cursor.", "invalid_cursor");
+    throw new ApiError(503, "Object storage (R2) is unavailable right now; retry in a few seconds.", { code: "storage_unavailable", cause });
+  }
   const files: FileEntry[] = page.objects.map((o) => ({
     path: o.key.slice(base.length),
     size: o.size,

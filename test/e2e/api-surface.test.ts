@@ -7,6 +7,14 @@ const PROJECT_ROUTES: [string, string, unknown?][] = [
   ["GET", "/{slug}/credentials"],
   ["POST", "/{slug}/sql", { query: "select 1" }],
   ["GET", "/{slug}/database/usage"],
+  ["POST", "/{slug}/storage/upload", { filename: "a.txt", content_type: "text/plain" }],
+  ["GET", "/{slug}/storage/download/a.txt"],
+  ["GET", "/{slug}/storage/files"],
+  ["DELETE", "/{slug}/storage/files/a.txt"],
+  ["GET", "/{slug}/storage/usage"],
+  ["POST", "/{slug}/files", { filename: "a.txt", content_type: "text/plain", content: "eA==" }],
+  ["GET", "/{slug}/files"],
+  ["DELETE", "/{slug}/files/a.txt"],
 ];
 const ACCOUNT_ROUTES: [string, string, unknown?][] = [
   ["GET", "/projects"],
@@ -80,6 +88,8 @@ describe("API description", () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/v1/project/projects", "/v1/project/{slug}/sql", "/api/auth/signup", "/v1/project/tickets/{id}"]));
     const sqlBody = doc.paths["/v1/project/{slug}/sql"].post.requestBody.content["application/json"].schema;
     expect(sqlBody.required).toContain("query");
+    // file paths contain "/": documented as a plain {path} parameter
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/v1/project/{slug}/storage/download/{path}", "/v1/project/{slug}/storage/files/{path}", "/v1/project/{slug}/files/{path}"]));
   });
 
   it("serves a docs page", async () => {

@@ -54,6 +54,8 @@ describe("static site hosting", () => {
     const bare = await visit(`${site}/docs`);
     expect(bare.status).toBe(301);
     expect(bare.headers.location).toBe("/docs/");
+    await upload("about.html", "<p>about</p>", "text/html");
+    expect((await visit(`${site}/about`)).body.toString()).toBe("<p>about</p>");
   });
 
   it("answers If-None-Match with 304, Range with 206, HEAD with headers only", async () => {
