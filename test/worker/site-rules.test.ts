@@ -58,3 +58,18 @@ describe("Range and If-None-Match", () => {
     expect(etagMatches('"a"', '"b"')).toBe(false);
   });
 });
+
+describe("site addresses", () => {
+  it("maps a Host to a slug through SITE_URL_TEMPLATE, and nothing else", async () => {
+    const { siteSlugFromHost } = await import("../../src/sites/serve-site.ts");
+    const prod = { SITE_URL_TEMPLATE: "https://{slug}.slipway.site" } as any;
+    expect(siteSlugFromHost(prod, "my-app.slipway.site")).toBe("my-app");
+    expect(siteSlugFromHost(prod, "My-App.slipway.site:443")).toBe("my-app");
+    expect(siteSlugFromHost(prod, "api.slipway.dev")).toBeNull();
+    expect(siteSlugFromHost(prod, "a.b.slipway.site")).toBeNull();
+    expect(siteSlugFromHost(prod, "slipway.site")).toBeNull();
+    const local = { SITE_URL_TEMPLATE: "http://{slug}.localhost:8787" } as any;
+    expect(siteSlugFromHost(local, "my-app.localhost:51234")).toBe("my-app");
+    expect(siteSlugFromHost(local, "127.0.0.1:8787")).toBeNull();
+  });
+});
