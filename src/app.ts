@@ -1,6 +1,7 @@
 import { swaggerUI } from "@hono/swagger-ui";
 import type { AppEnv } from "./env.ts";
-import { errorResponse, notFound } from "./errors.ts";
+import { bodyLimit } from "hono/body-limit";
+import { ApiError, errorResponse, notFound } from "./errors.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { corsPolicy } from "./middleware/cors.ts";
 import { apiKeyAuth } from "./middleware/auth.ts";
@@ -14,13 +15,24 @@ import { adminRoutes } from "./routes/admin.ts";
 /** The base of the project API ({base_url}); the major version is in the path. */
 export const BASE_PATH = "/v1/project";
 
+/** Largest JSON body the API reads (a 5 MB file in base64 fits); bigger bodies go to presigned URLs. */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const jsonBodyLimit = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  onError: () => {
+    throw new ApiError(413, `Request body is over ${MAX_BODY_BYTES / 1024 / 1024} MiB. Upload large files through a presigned URL.`, { code: "body_too_large" });
+  },
+});
+
 const projectApi = createRouter();
-projectApi.use("*", apiKeyAuth);
+projectApi.use("*", jsonBodyLimit, apiKeyAuth);
 projectApi.route("/", projectRoutes).route("/", sqlRoutes).route("/", ticketRoutes);
 
 export const app = createRouter();
 app.use("*", requestContext, corsPolicy);
 
+app.use("/api/*", jsonBodyLimit);
+app.use("/admin/*", jsonBodyLimit);
 app.route("/api/auth", accountRoutes);
 app.route(BASE_PATH, projectApi);
 app.route("/admin", adminRoutes);

@@ -49,6 +49,12 @@ describe("rules common to every route", () => {
     expect(typeof reply.body.detail).toBe("string");
   });
 
+  it("refuses a body over 8 MiB with 413 before reading it all", async () => {
+    const reply = await owner.api("POST", `/${slug}/sql`, { query: `select '${"x".repeat(9 * 1024 * 1024)}'` });
+    expect(reply.status).toBe(413);
+    expect(reply.body.detail).toMatch(/presigned/);
+  });
+
   it("answers an unknown route with 404 in the error shape, carrying the request id", async () => {
     const reply = await request("GET", `${apiRoot}/v2/nothing-here`);
     expect(reply.status).toBe(404);
