@@ -11,6 +11,7 @@ import { projectRoutes } from "./routes/projects.ts";
 import { sqlRoutes } from "./routes/sql.ts";
 import { ticketRoutes } from "./routes/tickets.ts";
 import { adminRoutes } from "./routes/admin.ts";
+import { kvRoutes } from "./routes/kv.ts";
 
 /** The base of the project API ({base_url}); the major version is in the path. */
 export const BASE_PATH = "/v1/project";
@@ -27,6 +28,7 @@ const jsonBodyLimit = bodyLimit({
 const projectApi = createRouter();
 projectApi.use("*", jsonBodyLimit, apiKeyAuth);
 projectApi.route("/", projectRoutes).route("/", sqlRoutes).route("/", ticketRoutes);
+projectApi.route("/", kvRoutes);
 
 export const app = createRouter();
 app.use("*", requestContext, corsPolicy);
