@@ -6,10 +6,12 @@ import { notFound } from "../errors.ts";
 import { adminAuth } from "../middleware/auth.ts";
 import { readOutbox } from "../email/outbox.ts";
 import { findProjectBySlug } from "../projects/projects.ts";
+import { hashPassword } from "../platform/argon2.ts";
 
 // Local development only (EMAIL_PROVIDER=outbox); 404 everywhere else.
 //   GET /dev/outbox?to=<email>            the emails "sent" to an address
 //   POST /dev/auth-clock (admin token)    moves a project's AuthTokens clock forward (tests)
+//   POST /dev/argon2 (admin token)        hashes `count` passwords, for bench/auth.ts
 
 const devOnly = createMiddleware<AppEnv>(async (c, next) => {
   if (c.get("config").EMAIL_PROVIDER !== "outbox") throw notFound("No such endpoint. See the API reference at /docs.");
@@ -34,5 +36,13 @@ export const devRoutes = createRouter()
       if (!project) throw notFound(`Project "${slug}" not found.`);
       const stub = c.env.AUTH_TOKENS.get(c.env.AUTH_TOKENS.idFromName(project.id));
       return c.json({ expired: await stub.advanceClock(advance_seconds) }, 200);
+    },
+  )
+  .openapi(
+    createRoute({ method: "post", path: "/argon2", tags: ["Development"], summary: "Hash `count` passwords with the production Argon2id parameters (the bench times it from outside)", middleware: [devOnly, adminAuth] as const, request: { body: jsonBody(z.object({ count: z.number().int().min(0).max(100) })) }, responses: { 200: json(z.object({ hashed: z.number().int() }), "Done"), ...errors(400, 401, 404) } }),
+    async (c) => {
+      const { count } = c.req.valid("json");
+      for (let i = 0; i < count; i++) await hashPassword(`bench password ${i}`);
+      return c.json({ hashed: count }, 200);
     },
   );
