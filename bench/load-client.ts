@@ -7,6 +7,8 @@ import { runClosedLoop, type LoadResult } from "./load.ts";
 export type PgTarget = { host: string; port: number; user: string; password: string; database: string };
 export type LoadJob = { warmup: number; requests: number; concurrency: number } & (
   | { target: "worker"; url: string; apiKey: string }
+  /** GET /health: the Worker answering without touching a database. */
+  | { target: "worker-health"; url: string }
   /** One pooled connection per caller, opened during the warm-up. */
   | { target: "direct"; pg: PgTarget }
   /** A new connection (and SCRAM login) for every query, as the Worker makes. */
@@ -39,6 +41,16 @@ function sender(job: LoadJob): { send: () => Promise<void>; close: () => Promise
         const text = await res.text();
         if (res.status !== 200) throw new Error(`POST ${job.url}: ${res.status} ${text}`);
         expectOne(JSON.parse(text).rows);
+      },
+      close: async () => {},
+    };
+  }
+  if (job.target === "worker-health") {
+    return {
+      send: async () => {
+        const res = await fetch(job.url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+        const text = await res.text();
+        if (res.status !== 200) throw new Error(`GET ${job.url}: ${res.status} ${text}`);
       },
       close: async () => {},
     };

@@ -4,7 +4,7 @@
 // only: nothing here passes or fails on time.
 import { spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { startStack, type RunningStack } from "../local/stack.ts";
 import type { ClientReport, LoadJob, PgTarget } from "./load-client.ts";
@@ -17,7 +17,8 @@ const REQUESTS = 2_000;
 const CONCURRENCIES = [1, 8];
 const LOAD_CLIENT = fileURLToPath(new URL("./load-client.ts", import.meta.url));
 
-type Row = { label: string; report: ClientReport };
+/** The comparison at one concurrency, and two rows that help explain it. */
+type Section = { concurrency: number; worker: ClientReport; direct: ClientReport; health: ClientReport; connectEach: ClientReport };
 
 const stackLog: string[] = [];
 const log = (part: string, line: string) => {
@@ -25,6 +26,7 @@ const log = (part: string, line: string) => {
   if (stackLog.length > 60) stackLog.shift();
 };
 
+const loadBefore = loadavg()[0]!;
 await rm(DATA_DIR, { recursive: true, force: true });
 console.log(`starting the local stack (state in ${DATA_DIR}) …`);
 let stack: RunningStack | undefined;
@@ -43,7 +45,7 @@ try {
   const wranglerPid = await findChild(process.pid, "wrangler");
   const workerJob = { target: "worker" as const, url: `${stack.apiRoot}/v1/project/${slug}/sql`, apiKey };
 
-  const sections: { concurrency: number; rows: Row[] }[] = [];
+  const sections: Section[] = [];
   let workerPeak: TreeRss | undefined;
   let directClientPeak = 0;
   for (const concurrency of CONCURRENCIES) {
@@ -51,21 +53,16 @@ try {
     console.log(`measuring at concurrency ${concurrency}: Worker …`);
     const sampler = wranglerPid ? samplePeakRss(wranglerPid) : undefined;
     const worker = await runClient({ ...common, ...workerJob });
+    console.log(`measuring at concurrency ${concurrency}: Worker /health …`);
+    const health = await runClient({ ...common, target: "worker-health", url: `${stack.apiRoot}/health` });
     const peak = await sampler?.stop();
     if (peak && peak.totalBytes > (workerPeak?.totalBytes ?? 0)) workerPeak = peak;
     console.log(`measuring at concurrency ${concurrency}: direct …`);
     const direct = await runClient({ ...common, target: "direct", pg: database });
     directClientPeak = Math.max(directClientPeak, direct.clientPeakRssBytes);
     console.log(`measuring at concurrency ${concurrency}: direct, new connection per query …`);
-    const connect = await runClient({ ...common, target: "direct-connect", pg: database });
-    sections.push({
-      concurrency,
-      rows: [
-        { label: "Worker POST /sql", report: worker },
-        { label: "direct pg (pooled)", report: direct },
-        { label: "direct pg, new conn. per query", report: connect },
-      ],
-    });
+    const connectEach = await runClient({ ...common, target: "direct-connect", pg: database });
+    sections.push({ concurrency, worker, direct, health, connectEach });
   }
   printReport(sections, workerPeak, directClientPeak);
 } catch (err) {
@@ -114,18 +111,22 @@ function runClient(job: LoadJob): Promise<ClientReport> {
   });
 }
 
-function printReport(sections: { concurrency: number; rows: Row[] }[], workerPeak: TreeRss | undefined, directClientPeak: number): void {
+function printReport(sections: Section[], workerPeak: TreeRss | undefined, directClientPeak: number): void {
   const cpu = cpus();
   console.log(`\nSQL "select 1", ${REQUESTS} requests per row after ${WARMUP} warm-up, all on 127.0.0.1`);
-  console.log(`${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model.trim() ?? "CPU"}, Node ${process.version}\n`);
-  const line = (cells: string[]) => console.log(cells[0]!.padEnd(34) + cells.slice(1).map((c) => c.padStart(10)).join(""));
+  console.log(`${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model.trim() ?? "CPU"}, Node ${process.version}`);
+  // Other work on the machine shares its cores with every process measured here.
+  console.log(`load average (1 min): ${loadBefore.toFixed(1)} before the run, ${loadavg()[0]!.toFixed(1)} after\n`);
+  const line = (cells: string[]) => console.log(cells[0]!.padEnd(40) + cells.slice(1).map((c) => c.padStart(10)).join(""));
+  const row = (label: string, r: ClientReport) => line([label, r.perSecond.toFixed(0), r.p50Ms.toFixed(2), r.p99Ms.toFixed(2)]);
   line(["", "req/s", "p50 ms", "p99 ms"]);
-  for (const { concurrency, rows } of sections) {
+  for (const { concurrency, worker, direct, health, connectEach } of sections) {
     console.log(`concurrency ${concurrency}`);
-    for (const { label, report } of rows) line([`  ${label}`, report.perSecond.toFixed(0), report.p50Ms.toFixed(2), report.p99Ms.toFixed(2)]);
-    const worker = rows[0]!.report;
-    const direct = rows[1]!.report;
-    line(["  ratio Worker vs direct pooled", times(direct.perSecond / worker.perSecond), times(worker.p50Ms / direct.p50Ms), times(worker.p99Ms / direct.p99Ms)]);
+    row("  Worker POST /sql", worker);
+    row("  direct pg (pooled connections)", direct);
+    line(["  ratio Worker / direct", times(direct.perSecond / worker.perSecond), times(worker.p50Ms / direct.p50Ms), times(worker.p99Ms / direct.p99Ms)]);
+    row("  reference: Worker GET /health", health);
+    row("  reference: pg, new connection each", connectEach);
   }
   console.log(`\n(ratio: direct/Worker for req/s, Worker/direct for latency; both read "the Worker is N× slower")\n`);
   console.log("peak RSS");
@@ -136,11 +137,11 @@ function printReport(sections: { concurrency: number; rows: Row[] }[], workerPea
       byName.set(p.name, { bytes: e.bytes + p.rssBytes, count: e.count + 1 });
     }
     const parts = [...byName].map(([name, e]) => `${name} ×${e.count} ${mb(e.bytes)}`).join(", ");
-    console.log(`  Worker process tree (wrangler dev)   ${mb(workerPeak.totalBytes).padStart(8)}   (${parts})`);
+    console.log(`  Worker process tree (wrangler dev)      ${mb(workerPeak.totalBytes).padStart(8)}   (${parts})`);
   } else {
-    console.log("  Worker process tree                  n/a (no /proc on this system)");
+    console.log("  Worker process tree (wrangler dev)      n/a (no /proc on this system)");
   }
-  console.log(`  direct pg client process (Node+pg)   ${mb(directClientPeak).padStart(8)}`);
+  console.log(`  direct pg client process (Node + pg)    ${mb(directClientPeak).padStart(8)}`);
 }
 
 function times(n: number): string {

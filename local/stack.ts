@@ -66,6 +66,7 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; log
         STORAGE_REGION: s3.region,
         STORAGE_ACCESS_KEY_ID: s3.accessKeyId,
         STORAGE_SECRET_ACCESS_KEY: s3.secretAccessKey,
+        EMAIL_PROVIDER: "outbox",
       },
     });
     stops.push(worker.stop);

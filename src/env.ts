@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { Account } from "./accounts/accounts.ts";
 import type { Project } from "./projects/projects.ts";
 import type { RateLimiter } from "../durable-objects/rate-limiter.ts";
+import type { AuthTokens } from "../durable-objects/auth-tokens.ts";
+import type { KvStore } from "../durable-objects/kv-store.ts";
 
 /**
  * The Worker's configuration: wrangler.toml [vars] plus secrets. Checked once per
@@ -47,12 +49,20 @@ export const EnvVars = z.object({
   STORAGE_SECRET_ACCESS_KEY: z.string().min(1, "STORAGE_SECRET_ACCESS_KEY is the R2 S3 secret (a secret)"),
   /** Seconds a measured storage usage is trusted before R2 is listed again. */
   STORAGE_USAGE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+  /** How end-user auth emails leave: "outbox" keeps them for GET /dev/outbox (local), "http" posts to EMAIL_HTTP_URL. */
+  EMAIL_PROVIDER: z.enum(["outbox", "http"]).default("http"),
+  /** The HTTP email API (Resend-compatible: {from, to, subject, text, html}, bearer EMAIL_HTTP_TOKEN). */
+  EMAIL_HTTP_URL: z.string().default("https://api.resend.com/emails"),
+  EMAIL_HTTP_TOKEN: z.string().default(""),
+  EMAIL_FROM: z.string().default("Slipway <no-reply@slipway.dev>"),
 });
 export type EnvVars = z.infer<typeof EnvVars>;
 
 export type Bindings = EnvVars & {
   BUCKET: R2Bucket;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  AUTH_TOKENS: DurableObjectNamespace<AuthTokens>;
+  KV_STORE: DurableObjectNamespace<KvStore>;
 };
 
 export type AppEnv = {

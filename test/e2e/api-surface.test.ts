@@ -15,6 +15,8 @@ const PROJECT_ROUTES: [string, string, unknown?][] = [
   ["POST", "/{slug}/files", { filename: "a.txt", content_type: "text/plain", content: "eA==" }],
   ["GET", "/{slug}/files"],
   ["DELETE", "/{slug}/files/a.txt"],
+  ["POST", "/{slug}/redis/get", { key: "k" }],
+  ["GET", "/{slug}/redis/usage"],
 ];
 const ACCOUNT_ROUTES: [string, string, unknown?][] = [
   ["GET", "/projects"],
@@ -55,6 +57,12 @@ describe("rules common to every route", () => {
     const reply = await request(method, `${BASE}${path.replace("{slug}", slug)}`, { raw: "{not json", headers: { "X-API-Key": owner.apiKey, "Content-Type": "application/json" } });
     expect(reply.status).toBe(400);
     expect(typeof reply.body.detail).toBe("string");
+  });
+
+  it("refuses a body over 8 MiB with 413 before reading it all", async () => {
+    const reply = await owner.api("POST", `/${slug}/sql`, { query: `select '${"x".repeat(9 * 1024 * 1024)}'` });
+    expect(reply.status).toBe(413);
+    expect(reply.body.detail).toMatch(/presigned/);
   });
 
   it("answers an unknown route with 404 in the error shape, carrying the request id", async () => {
