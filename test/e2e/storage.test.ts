@@ -185,5 +185,11 @@ describe("object storage through presigned URLs", () => {
     expect(site.status).toBe(402);
     expect((await owner.api("DELETE", `/${project.slug}/storage/files/a.bin`)).status).toBe(200);
     expect((await owner.api("POST", `/${project.slug}/storage/upload`, { filename: "b.bin", content_type: "application/octet-stream", size: 600 })).status).toBe(200);
+    // without a declared size the request passes while under the limit; the bytes then count
+    const undeclared = await owner.api("POST", `/${project.slug}/storage/upload`, { filename: "d.bin", content_type: "application/octet-stream" });
+    expect(undeclared.status).toBe(200);
+    expect((await fetch(undeclared.body.upload_url, { method: "PUT", headers: undeclared.body.headers, body: new Uint8Array(1200) })).status).toBe(200);
+    const over = await owner.api("POST", `/${project.slug}/storage/upload`, { filename: "e.bin", content_type: "application/octet-stream" });
+    expect(over.status).toBe(402);
   });
 });
