@@ -11,6 +11,7 @@ import { projectRoutes } from "./routes/projects.ts";
 import { sqlRoutes } from "./routes/sql.ts";
 import { ticketRoutes } from "./routes/tickets.ts";
 import { adminRoutes } from "./routes/admin.ts";
+import { gitHosting } from "./routes/git-http.ts";
 
 /** The base of the project API ({base_url}); the major version is in the path. */
 export const BASE_PATH = "/v1/project";
@@ -30,6 +31,7 @@ projectApi.route("/", projectRoutes).route("/", sqlRoutes).route("/", ticketRout
 
 export const app = createRouter();
 app.use("*", requestContext, corsPolicy);
+app.use("*", gitHosting);
 
 app.use("/api/*", jsonBodyLimit);
 app.use("/admin/*", jsonBodyLimit);

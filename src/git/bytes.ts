@@ -42,7 +42,7 @@ export const ZERO_OID = "0".repeat(40);
  */
 export class StreamReader {
   private reader: ReadableStreamDefaultReader<Uint8Array>;
-  private buffer = new Uint8Array(0);
+  private buffer: Uint8Array = new Uint8Array(0);
   private done = false;
   /** Bytes handed out so far. */
   consumed = 0;

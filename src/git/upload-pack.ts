@@ -1,0 +1,83 @@
+import { concat, OID_PATTERN, StreamReader, text } from "./bytes.ts";
+import { FLUSH, pkt, pktLines, PktError, readPkt, sideBand } from "./pkt-line.ts";
+import { streamPack } from "./pack-stream.ts";
+import { Walker } from "./walk.ts";
+import type { RepoStore } from "./repo-store.ts";
+
+/**
+ * git-upload-pack over stateless HTTP, protocol v0 (gitprotocol-pack "Packfile
+ * negotiation"), multi_ack_detailed: each request carries the wants, the client's shallow
+ * commits and depth, and the haves; without "done" the answer is ACKs and NAK, with it the
+ * pack follows, in side-band-64k when asked.
+ */
+
+export type UploadRequest = {
+  wants: string[];
+  caps: Set<string>;
+  clientShallow: Set<string>;
+  depth: number;
+  haves: string[];
+  done: boolean;
+};
+
+export async function readUploadRequest(body: ReadableStream<Uint8Array>): Promise<UploadRequest> {
+  const reader = new StreamReader(body);
+  const req: UploadRequest = { wants: [], caps: new Set(), clientShallow: new Set(), depth: 0, haves: [], done: false };
+  for (;;) {
+    const p = await readPkt(reader);
+    if (!p) break;
+    if (p.kind !== "data") continue;
+    if (reader.consumed > 4 * 1024 * 1024) throw new PktError("negotiation request too large");
+    const line = text(p.data).replace(/\n$/, "");
+    const [word, arg = "", ...rest] = line.split(" ");
+    if (word === "want" && OID_PATTERN.test(arg)) {
+      if (req.wants.length === 0) req.caps = new Set(rest);
+      req.wants.push(arg);
+    } else if (word === "have" && OID_PATTERN.test(arg)) req.haves.push(arg);
+    else if (word === "shallow" && OID_PATTERN.test(arg)) req.clientShallow.add(arg);
+    else if (word === "deepen" && /^\d+$/.test(arg)) req.depth = Number(arg);
+    else if (word === "done") req.done = true;
+    else if (word === "deepen-since" || word === "deepen-not" || word === "filter") throw new PktError(`${word} is not supported; use --depth`);
+    else throw new PktError(`unexpected line "${line.slice(0, 80)}"`);
+  }
+  return req;
+}
+
+export async function uploadPack(store: RepoStore, req: UploadRequest): Promise<ReadableStream<Uint8Array>> {
+  for (const w of req.wants) if (!store.has(w)) throw new PktError(`upload-pack: not our ref ${w}`);
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
+  const walker = new Walker(store);
+  const head: Uint8Array[] = [];
+
+  const common = req.haves.filter((h) => store.has(h));
+  const selection = req.done || req.haves.length === 0 ? await walker.select({ wants: req.wants, common, depth: req.depth, clientShallow: req.clientShallow }) : null;
+  if (req.depth > 0) {
+    const info = selection ?? (await walker.select({ wants: req.wants, common, depth: req.depth, clientShallow: req.clientShallow }));
+    head.push(pktLines([...info.shallow.map((s) => `shallow ${s}`), ...info.unshallow.map((s) => `unshallow ${s}`)]));
+  }
+  for (const c of common) head.push(pkt(`ACK ${c} common\n`));
+  if (!selection) {
+    head.push(pkt("NAK\n"));
+    void writer.write(concat(head)).then(() => writer.close());
+    return readable;
+  }
+  head.push(pkt(common.length ? `ACK ${common[common.length - 1]}\n` : "NAK\n"));
+
+  const band = req.caps.has("side-band-64k") ? 65515 : req.caps.has("side-band") ? 999 : 0;
+  const send = (data: Uint8Array) => writer.write(band ? concat(sideBand(1, data, band)) : data);
+  const produce = async () => {
+    await writer.write(concat(head));
+    try {
+      await streamPack(store, selection.objects, send);
+      if (band) await writer.write(FLUSH);
+      await writer.close();
+    } catch (err) {
+      console.error(JSON.stringify({ level: "error", where: "upload-pack", error: String(err) }));
+      if (band) await writer.write(concat([...sideBand(3, new TextEncoder().encode(`upload-pack: ${String((err as Error).message)}\n`)), FLUSH])).catch(() => {});
+      await writer.abort(err).catch(() => {});
+    }
+  };
+  void produce();
+  return readable;
+}

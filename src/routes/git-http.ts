@@ -1,0 +1,55 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env.ts";
+import { badRequest, notFound } from "../errors.ts";
+import { authorizeRepo } from "../git/repo-access.ts";
+import { RepoStore } from "../git/repo-store.ts";
+import { advertisement, type Service } from "../git/advertise.ts";
+import { receivePack } from "../git/receive-pack.ts";
+import { readUploadRequest, uploadPack } from "../git/upload-pack.ts";
+import { PktError } from "../git/pkt-line.ts";
+
+// Smart HTTP under GIT_ROOT (gitprotocol-http):
+//   GET  {git_url}/info/refs?service=git-upload-pack|git-receive-pack
+//   POST {git_url}/git-upload-pack   POST {git_url}/git-receive-pack
+
+const ROUTE = /^\/([^/]+)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+
+/** The path below GIT_ROOT's path, or null when the request is not for the git hosting. */
+function gitPath(gitRoot: string, url: URL): string | null {
+  const base = new URL(gitRoot).pathname.replace(/\/$/, "");
+  return url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : null;
+}
+
+/** Answers git's requests; any other request goes on to the API. */
+export const gitHosting = createMiddleware<AppEnv>(async (c, next) => {
+  const url = new URL(c.req.url);
+  const path = gitPath(c.get("config").GIT_ROOT, url);
+  const m = path ? ROUTE.exec(path) : null;
+  if (!m) return next();
+  const [, slug, action] = m as unknown as [string, string, string];
+  const { account, project } = await authorizeRepo(c.get("config"), c.req.header("authorization"), slug);
+  c.set("accountId", account.id);
+  c.set("projectSlug", project.slug);
+  const store = await new RepoStore(c.env, project.id).open();
+  const noCache = { "Cache-Control": "no-cache, max-age=0, must-revalidate" };
+
+  if (action === "info/refs") {
+    if (c.req.method !== "GET") throw notFound("Use GET for info/refs.");
+    const service = url.searchParams.get("service");
+    if (service !== "git-upload-pack" && service !== "git-receive-pack") throw badRequest("Only the smart protocol is served: add ?service=git-upload-pack or git-receive-pack (git does this itself).");
+    return new Response(advertisement(service as Service, store.snapshot), { headers: { "Content-Type": `application/x-${service}-advertisement`, ...noCache } });
+  }
+  if (c.req.method !== "POST") throw notFound(`Use POST for ${action}.`);
+  if (c.req.header("content-type") !== `application/x-${action}-request`) throw badRequest(`Send Content-Type: application/x-${action}-request.`);
+  let body = c.req.raw.body ?? new ReadableStream<Uint8Array>({ start: (ctl) => ctl.close() });
+  // git compresses large negotiation requests.
+  if (c.req.header("content-encoding") === "gzip") body = body.pipeThrough(new DecompressionStream("gzip"));
+  const headers = { "Content-Type": `application/x-${action}-result`, ...noCache };
+  try {
+    if (action === "git-receive-pack") return new Response(await receivePack(store, body, `git:${account.id}`), { headers });
+    return new Response(await uploadPack(store, await readUploadRequest(body)), { headers });
+  } catch (err) {
+    if (err instanceof PktError) throw badRequest(`git protocol error: ${err.message}`, "git_protocol");
+    throw err;
+  }
+});
