@@ -18,14 +18,18 @@ export type UploadRequest = {
   depth: number;
   haves: string[];
   done: boolean;
+  /** Whether the have list was closed by a flush (a round of negotiation to answer). */
+  haveFlush: boolean;
 };
 
 export async function readUploadRequest(body: ReadableStream<Uint8Array>): Promise<UploadRequest> {
   const reader = new StreamReader(body);
-  const req: UploadRequest = { wants: [], caps: new Set(), clientShallow: new Set(), depth: 0, haves: [], done: false };
+  const req: UploadRequest = { wants: [], caps: new Set(), clientShallow: new Set(), depth: 0, haves: [], done: false, haveFlush: false };
+  let flushes = 0;
   for (;;) {
     const p = await readPkt(reader);
     if (!p) break;
+    if (p.kind === "flush" && ++flushes > 1) req.haveFlush = true;
     if (p.kind !== "data") continue;
     if (reader.consumed > 4 * 1024 * 1024) throw new PktError("negotiation request too large");
     const line = text(p.data).replace(/\n$/, "");
@@ -51,14 +55,18 @@ export async function uploadPack(store: RepoStore, req: UploadRequest): Promise<
   const head: Uint8Array[] = [];
 
   const common = req.haves.filter((h) => store.has(h));
-  const selection = req.done || req.haves.length === 0 ? await walker.select({ wants: req.wants, common, depth: req.depth, clientShallow: req.clientShallow }) : null;
+  // Without "done" the answer is only the negotiation (upload-pack stops at the flush in
+  // stateless mode); the pack comes with the request that says "done".
+  const selection = req.done ? await walker.select({ wants: req.wants, common, depth: req.depth, clientShallow: req.clientShallow }) : null;
   if (req.depth > 0) {
     const info = selection ?? (await walker.select({ wants: req.wants, common, depth: req.depth, clientShallow: req.clientShallow }));
     head.push(pktLines([...info.shallow.map((s) => `shallow ${s}`), ...info.unshallow.map((s) => `unshallow ${s}`)]));
   }
   for (const c of common) head.push(pkt(`ACK ${c} common\n`));
   if (!selection) {
-    head.push(pkt("NAK\n"));
+    // A request that ends after the want list (the first round of a shallow fetch) gets
+    // only the shallow list; a round of haves ends with NAK.
+    if (req.haveFlush || req.haves.length) head.push(pkt("NAK\n"));
     void writer.write(concat(head)).then(() => writer.close());
     return readable;
   }
