@@ -151,3 +151,47 @@ describe("git hosting: history changes and refusals (real git CLI)", () => {
     expect(unauth.headers.get("www-authenticate")).toMatch(/^Basic /);
   });
 });
+
+describe("git hosting: a repository with thousands of objects (real git CLI)", () => {
+  it("pushes and clones a few thousand objects and a few MB of history intact", async () => {
+    const owner = await newAccount();
+    const project = await newProject(owner, "Big Repo");
+    const url = authedUrl(project.git_repo_url, owner.apiKey);
+    const work = await tempDir("big");
+    const repo = join(work, "big");
+    await gitOk(work, "init", "-q", "-b", "main", "big");
+    // fast-import builds 400 commits over 40 directories quickly; some blobs are incompressible.
+    const { execFileSync } = await import("node:child_process");
+    const { randomBytes } = await import("node:crypto");
+    const chunks: Buffer[] = [];
+    let mark = 0;
+    for (let c = 0; c < 400; c++) {
+      const lines: Buffer[] = [];
+      for (let f = 0; f < 6; f++) {
+        const path = `dir${(c * 7 + f) % 40}/file${(c + f * 13) % 90}.${f === 0 ? "bin" : "txt"}`;
+        const body = f === 0 ? randomBytes(8000) : Buffer.from(`commit ${c} file ${f}\n`.repeat(40 + f * 10));
+        lines.push(Buffer.from(`M 100644 inline ${path}\ndata ${body.length}\n`), body, Buffer.from("\n"));
+      }
+      const msg = `commit ${c}\n`;
+      chunks.push(Buffer.from(`commit refs/heads/main\nmark :${++mark}\ncommitter T <t@example.test> ${1700000000 + c} +0000\ndata ${msg.length}\n${msg}`), ...lines, Buffer.from("\n"));
+    }
+    execFileSync("git", ["fast-import", "--quiet"], { cwd: repo, input: Buffer.concat(chunks) });
+    const objects = Number((await gitOk(repo, "rev-list", "--objects", "--all")).split("\n").length);
+    expect(objects).toBeGreaterThan(2500);
+    await gitOk(repo, "remote", "add", "origin", url);
+    const push = await git(repo, "push", "origin", "main");
+    expect(push.code, push.stderr).toBe(0);
+
+    await gitOk(work, "clone", "-q", url, "copy");
+    const copy = join(work, "copy");
+    expect(await gitOk(copy, "rev-parse", "HEAD")).toBe(await gitOk(repo, "rev-parse", "main"));
+    expect((await gitOk(copy, "rev-list", "--objects", "--all")).split("\n").length).toBe(objects);
+    await gitOk(copy, "fsck", "--strict");
+    const size = await gitOk(copy, "count-objects", "-v");
+    expect(Number(/size-pack: (\d+)/.exec(size)![1])).toBeGreaterThan(3000); // KiB
+
+    await gitOk(work, "clone", "-q", "--depth", "1", url, "shallow");
+    expect(await gitOk(join(work, "shallow"), "rev-list", "--count", "HEAD")).toBe("1");
+    await gitOk(join(work, "shallow"), "fsck");
+  });
+});
