@@ -1,4 +1,6 @@
+import { concat } from "./bytes.ts";
 import { Sha1Stream } from "./hash.ts";
+import { FLUSH, sideBand } from "./pkt-line.ts";
 import { packHeader } from "./pack-write.ts";
 import type { Location, RepoStore } from "./repo-store.ts";
 
@@ -45,4 +47,39 @@ export async function streamPack(store: RepoStore, oids: string[], write: (chunk
     }
   }
   await write(await hash.digest());
+}
+
+/**
+ * A response body: `head` (negotiation lines), then the pack of `oids`, in side-band
+ * packets of `band` data bytes when band > 0 (then closed by a flush). A failure after
+ * the head is reported on band 3, which git shows, before the stream is aborted.
+ */
+export function packResponse(store: RepoStore, head: Uint8Array, oids: string[], band: number): ReadableStream<Uint8Array> {
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
+  const send = (data: Uint8Array) => writer.write(band ? concat(sideBand(1, data, band)) : data);
+  const produce = async () => {
+    try {
+      await writer.write(head);
+      await streamPack(store, oids, send);
+      if (band) await writer.write(FLUSH);
+      await writer.close();
+    } catch (err) {
+      console.error(JSON.stringify({ level: "error", where: "upload-pack", error: String(err) }));
+      if (band) await writer.write(concat([...sideBand(3, new TextEncoder().encode(`upload-pack: ${String((err as Error).message)}\n`)), FLUSH])).catch(() => {});
+      await writer.abort(err).catch(() => {});
+    }
+  };
+  void produce();
+  return readable;
+}
+
+/** A response body of bytes already at hand. */
+export function bytesResponse(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(ctl) {
+      ctl.enqueue(bytes);
+      ctl.close();
+    },
+  });
 }

@@ -1,6 +1,6 @@
 import { concat, OID_PATTERN, StreamReader, text } from "./bytes.ts";
-import { FLUSH, pkt, pktLines, PktError, readPkt, sideBand } from "./pkt-line.ts";
-import { streamPack } from "./pack-stream.ts";
+import { pkt, pktLines, PktError, readPkt } from "./pkt-line.ts";
+import { bytesResponse, packResponse } from "./pack-stream.ts";
 import { Walker } from "./walk.ts";
 import type { RepoStore } from "./repo-store.ts";
 
@@ -49,11 +49,8 @@ export async function readUploadRequest(body: ReadableStream<Uint8Array>): Promi
 
 export async function uploadPack(store: RepoStore, req: UploadRequest): Promise<ReadableStream<Uint8Array>> {
   for (const w of req.wants) if (!store.has(w)) throw new PktError(`upload-pack: not our ref ${w}`);
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  const writer = writable.getWriter();
   const walker = new Walker(store);
   const head: Uint8Array[] = [];
-
   const common = req.haves.filter((h) => store.has(h));
   // Without "done" the answer is only the negotiation (upload-pack stops at the flush in
   // stateless mode); the pack comes with the request that says "done".
@@ -67,25 +64,9 @@ export async function uploadPack(store: RepoStore, req: UploadRequest): Promise<
     // A request that ends after the want list (the first round of a shallow fetch) gets
     // only the shallow list; a round of haves ends with NAK.
     if (req.haveFlush || req.haves.length) head.push(pkt("NAK\n"));
-    void writer.write(concat(head)).then(() => writer.close());
-    return readable;
+    return bytesResponse(concat(head));
   }
   head.push(pkt(common.length ? `ACK ${common[common.length - 1]}\n` : "NAK\n"));
-
   const band = req.caps.has("side-band-64k") ? 65515 : req.caps.has("side-band") ? 999 : 0;
-  const send = (data: Uint8Array) => writer.write(band ? concat(sideBand(1, data, band)) : data);
-  const produce = async () => {
-    await writer.write(concat(head));
-    try {
-      await streamPack(store, selection.objects, send);
-      if (band) await writer.write(FLUSH);
-      await writer.close();
-    } catch (err) {
-      console.error(JSON.stringify({ level: "error", where: "upload-pack", error: String(err) }));
-      if (band) await writer.write(concat([...sideBand(3, new TextEncoder().encode(`upload-pack: ${String((err as Error).message)}\n`)), FLUSH])).catch(() => {});
-      await writer.abort(err).catch(() => {});
-    }
-  };
-  void produce();
-  return readable;
+  return packResponse(store, concat(head), selection.objects, band);
 }

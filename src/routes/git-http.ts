@@ -7,6 +7,7 @@ import { advertisement, type Service } from "../git/advertise.ts";
 import { receivePack } from "../git/receive-pack.ts";
 import { readUploadRequest, uploadPack } from "../git/upload-pack.ts";
 import { PktError } from "../git/pkt-line.ts";
+import { serveV2, v2Advertisement, wantsV2 } from "../git/protocol-v2.ts";
 
 // Smart HTTP under GIT_ROOT (gitprotocol-http):
 //   GET  {git_url}/info/refs?service=git-upload-pack|git-receive-pack
@@ -37,7 +38,10 @@ export const gitHosting = createMiddleware<AppEnv>(async (c, next) => {
     if (c.req.method !== "GET") throw notFound("Use GET for info/refs.");
     const service = url.searchParams.get("service");
     if (service !== "git-upload-pack" && service !== "git-receive-pack") throw badRequest("Only the smart protocol is served: add ?service=git-upload-pack or git-receive-pack (git does this itself).");
-    return new Response(advertisement(service as Service, store.snapshot), { headers: { "Content-Type": `application/x-${service}-advertisement`, ...noCache } });
+    // Fetches speak v2 when the client asks for it; pushes stay on v0, as with git's own server.
+    const v2 = service === "git-upload-pack" && wantsV2(c.req.header("git-protocol"));
+    const body = v2 ? v2Advertisement() : advertisement(service as Service, store.snapshot);
+    return new Response(body, { headers: { "Content-Type": `application/x-${service}-advertisement`, ...noCache } });
   }
   if (c.req.method !== "POST") throw notFound(`Use POST for ${action}.`);
   if (c.req.header("content-type") !== `application/x-${action}-request`) throw badRequest(`Send Content-Type: application/x-${action}-request.`);
@@ -47,6 +51,7 @@ export const gitHosting = createMiddleware<AppEnv>(async (c, next) => {
   const headers = { "Content-Type": `application/x-${action}-result`, ...noCache };
   try {
     if (action === "git-receive-pack") return new Response(await receivePack(store, body, `git:${account.id}`), { headers });
+    if (wantsV2(c.req.header("git-protocol"))) return new Response(await serveV2(store, body), { headers });
     return new Response(await uploadPack(store, await readUploadRequest(body)), { headers });
   } catch (err) {
     if (err instanceof PktError) throw badRequest(`git protocol error: ${err.message}`, "git_protocol");

@@ -10,7 +10,20 @@ const run = promisify(execFile);
 
 export type GitResult = { code: number; stdout: string; stderr: string };
 
-export async function git(cwd: string, ...args: string[]): Promise<GitResult> {
+export function git(cwd: string, ...args: string[]): Promise<GitResult> {
+  return runGit(undefined, cwd, args);
+}
+
+/** git and gitOk speaking the given wire protocol version ("0" or "2"; git's default is 2). */
+export function gitFor(protocol: "0" | "2") {
+  const g = (cwd: string, ...args: string[]) => runGit(protocol, cwd, args);
+  return {
+    git: g,
+    gitOk: async (cwd: string, ...args: string[]) => ok(await g(cwd, ...args), args),
+  };
+}
+
+async function runGit(protocol: string | undefined, cwd: string, args: string[]): Promise<GitResult> {
   const home = join(tmpdir(), "slipway-git-home");
   await mkdir(home, { recursive: true });
   try {
@@ -27,6 +40,7 @@ export async function git(cwd: string, ...args: string[]): Promise<GitResult> {
         GIT_COMMITTER_NAME: "Tester",
         GIT_COMMITTER_EMAIL: "tester@example.test",
         GIT_PROTOCOL_FROM_USER: "1",
+        ...(protocol ? { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "protocol.version", GIT_CONFIG_VALUE_0: protocol } : {}),
       },
     });
     return { code: 0, stdout, stderr };
@@ -38,7 +52,10 @@ export async function git(cwd: string, ...args: string[]): Promise<GitResult> {
 
 /** Like git(), but throws with git's output when it fails. */
 export async function gitOk(cwd: string, ...args: string[]): Promise<string> {
-  const r = await git(cwd, ...args);
+  return ok(await git(cwd, ...args), args);
+}
+
+function ok(r: GitResult, args: string[]): string {
   if (r.code !== 0) throw new Error(`git ${args.join(" ")} failed (${r.code}):\n${r.stderr}${r.stdout}`);
   return r.stdout.trim();
 }

@@ -2,9 +2,12 @@ import { describe, expect, it, beforeAll } from "vitest";
 import { join } from "node:path";
 import { readFile } from "node:fs/promises";
 import { newAccount, newProject, type TestAccount } from "./client.ts";
-import { authedUrl, commitFiles, git, gitOk, tempDir } from "./git-cli.ts";
+import { authedUrl, commitFiles, gitFor, tempDir } from "./git-cli.ts";
 
-describe("git hosting over smart HTTP (real git CLI)", () => {
+const { git, gitOk } = gitFor("2");
+
+describe.each(["0", "2"] as const)("git hosting over smart HTTP, protocol v%s (real git CLI)", (protocol) => {
+  const { git, gitOk } = gitFor(protocol);
   let owner: TestAccount;
   let project: any;
   let url: string;
@@ -36,7 +39,8 @@ describe("git hosting over smart HTTP (real git CLI)", () => {
   });
 });
 
-describe("git hosting: history changes and refusals (real git CLI)", () => {
+describe.each(["0", "2"] as const)("git hosting over protocol v%s: history changes and refusals (real git CLI)", (protocol) => {
+  const { git, gitOk } = gitFor(protocol);
   let owner: TestAccount;
   let project: any;
   let url: string;

@@ -25,9 +25,8 @@ describe("pkt-line", () => {
 
   it("reads pkt-lines across arbitrary chunk boundaries, including flush and delimiter", async () => {
     const body = concat([pkt("want x\n"), FLUSH, utf8("0001"), pkt("done\n")]);
-    const reader = new StreamReader(chunked(body, 3));
-    expect(text((await readPkt(reader)) && (body.subarray(4, 11)))).toBe("want x\n");
-    expect((await readPkt(new StreamReader(chunked(body, 1))))!.kind).toBe("data");
+    const first = await readPkt(new StreamReader(chunked(body, 3)));
+    expect(first?.kind === "data" && text(first.data)).toBe("want x\n");
     const kinds = [];
     const r2 = new StreamReader(chunked(body, 5));
     for (let p = await readPkt(r2); p; p = await readPkt(r2)) kinds.push(p.kind);
