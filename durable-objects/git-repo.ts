@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import type { Bindings } from "../src/env.ts";
 
 /** A stored pack in the catalog; its bytes and index live in R2 (see src/git/storage-keys.ts). */
 export type PackRecord = { name: string; objects: number; bytes: number; metaEnd: number };
@@ -8,6 +9,27 @@ export type RepoSnapshot = { head: string; refs: StoredRef[]; packs: PackRecord[
 export type RefUpdate = { ref: string; old: string; new: string; peeled?: string | null };
 export type RefResult = { ref: string; ok: boolean; reason?: string };
 export type PushEvent = { id: number; ref: string; before: string; after: string; source: string; created_at: string };
+export type Webhook = { id: number; kind: "platform" | "user"; url: string | null; created_at: string };
+/** A queued delivery of one push event to one webhook (the GIT_EVENTS queue's message). */
+export type GitEventMessage = {
+  delivery_id: string;
+  webhook_id: number;
+  /** The repository's object name: the project id. */
+  repo: string;
+  payload: PushPayload;
+};
+export type PushPayload = {
+  event: "push";
+  delivery_id: string;
+  ref: string;
+  before: string;
+  after: string;
+  created: boolean;
+  deleted: boolean;
+  repository: { project_id: string; slug: string | null };
+  source: string;
+  pushed_at: string;
+};
 
 const ZERO = "0".repeat(40);
 const DEFAULT_HEAD = "refs/heads/main";
@@ -18,19 +40,24 @@ const DEFAULT_HEAD = "refs/heads/main";
  * each ref moves only if it still holds the value the pusher saw (compare-and-swap),
  * and each ref that moved gets a push event in the same transaction.
  */
-export class GitRepo extends DurableObject {
+export class GitRepo extends DurableObject<Bindings> {
   private get sql() {
     return this.ctx.storage.sql;
   }
 
-  constructor(ctx: DurableObjectState, env: unknown) {
-    super(ctx, env as never);
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       this.sql.exec(`create table if not exists refs (name text primary key, oid text not null, peeled text)`);
       this.sql.exec(`create table if not exists packs (name text primary key, objects integer not null, bytes integer not null, meta_end integer not null, created_at text not null)`);
       this.sql.exec(`create table if not exists meta (key text primary key, value text not null)`);
       this.sql.exec(
-        `create table if not exists events (id integer primary key autoincrement, ref text not null, before text not null, after text not null, source text not null, created_at text not null, sent_at text)`,
+        `create table if not exists events (id integer primary key autoincrement, ref text not null, before text not null, after text not null, source text not null, created_at text not null)`,
+      );
+      this.sql.exec(`create table if not exists webhooks (id integer primary key autoincrement, kind text not null, url text, secret text not null, created_at text not null)`);
+      // The outbox: one row per (event, webhook), fanned out in the push's own transaction.
+      this.sql.exec(
+        `create table if not exists deliveries (delivery_id text primary key, event_id integer not null, webhook_id integer not null, queued_at text)`,
       );
     });
   }
@@ -53,9 +80,11 @@ export class GitRepo extends DurableObject {
    * Registers the pack (if any) and applies each update whose `old` matches the ref's
    * current value. Updates are judged one by one; a failed one changes nothing.
    */
-  applyPush(pack: PackRecord | null, updates: RefUpdate[], source: string): RefResult[] {
-    return this.ctx.storage.transactionSync(() => {
+  async applyPush(pack: PackRecord | null, updates: RefUpdate[], source: string, repo?: { projectId: string; slug: string }): Promise<RefResult[]> {
+    const results = this.ctx.storage.transactionSync(() => {
       const now = new Date().toISOString();
+      if (repo) this.sql.exec(`insert into meta (key, value) values ('repo', ?) on conflict (key) do update set value = excluded.value`, JSON.stringify(repo));
+      const hooks = this.sql.exec<{ id: number }>(`select id from webhooks`).toArray();
       if (pack) {
         this.sql.exec(`insert or ignore into packs (name, objects, bytes, meta_end, created_at) values (?, ?, ?, ?, ?)`, pack.name, pack.objects, pack.bytes, pack.metaEnd, now);
       }
@@ -79,7 +108,8 @@ export class GitRepo extends DurableObject {
           this.sql.exec(`insert into refs (name, oid, peeled) values (?, ?, ?) on conflict (name) do update set oid = excluded.oid, peeled = excluded.peeled`, u.ref, u.new, u.peeled ?? null);
           if (current === ZERO && !firstBranch && u.ref.startsWith("refs/heads/")) firstBranch = u.ref;
         }
-        this.sql.exec(`insert into events (ref, before, after, source, created_at) values (?, ?, ?, ?, ?)`, u.ref, u.old, u.new, source, now);
+        const event = this.sql.exec<{ id: number }>(`insert into events (ref, before, after, source, created_at) values (?, ?, ?, ?, ?) returning id`, u.ref, u.old, u.new, source, now).one();
+        for (const h of hooks) this.sql.exec(`insert into deliveries (delivery_id, event_id, webhook_id) values (?, ?, ?)`, crypto.randomUUID(), event.id, h.id);
         results.push({ ref: u.ref, ok: true });
       }
       // The first branch pushed to an empty repository becomes HEAD unless HEAD's own branch came too.
@@ -87,10 +117,102 @@ export class GitRepo extends DurableObject {
       if (!hadRefs && firstBranch && !headCreated) this.sql.exec(`insert into meta (key, value) values ('HEAD', ?) on conflict (key) do update set value = excluded.value`, firstBranch);
       return results;
     });
+    if (results.some((r) => r.ok)) await this.ctx.storage.setAlarm(Date.now());
+    return results;
   }
 
-  /** Push events not yet handed to the queue, oldest first. */
-  pendingEvents(limit = 100): PushEvent[] {
-    return this.sql.exec<PushEvent>(`select id, ref, before, after, source, created_at from events where sent_at is null order by id limit ?`, limit).toArray();
+  /** Registers a webhook; the secret signs its deliveries (X-Hub-Signature-256). */
+  addWebhook(url: string, secret: string): Webhook {
+    return this.sql
+      .exec<Webhook>(`insert into webhooks (kind, url, secret, created_at) values ('user', ?, ?, ?) returning id, kind, url, created_at`, url, secret, new Date().toISOString())
+      .one();
+  }
+
+  /** The platform's own webhook (starts deploys on push), registered once; its integer id. */
+  ensurePlatformWebhook(): number {
+    const existing = this.sql.exec<{ id: number }>(`select id from webhooks where kind = 'platform'`).toArray()[0];
+    if (existing) return existing.id;
+    const secret = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
+    return this.sql.exec<{ id: number }>(`insert into webhooks (kind, url, secret, created_at) values ('platform', null, ?, ?) returning id`, secret, new Date().toISOString()).one().id;
+  }
+
+  platformWebhookId(): number | null {
+    return this.sql.exec<{ id: number }>(`select id from webhooks where kind = 'platform'`).toArray()[0]?.id ?? null;
+  }
+
+  listWebhooks(): Webhook[] {
+    return this.sql.exec<Webhook>(`select id, kind, url, created_at from webhooks order by id`).toArray();
+  }
+
+  /** Removes a user webhook and its undelivered deliveries; false when there is none. */
+  removeWebhook(id: number): boolean {
+    const gone = this.sql.exec(`delete from webhooks where id = ? and kind = 'user'`, id).rowsWritten > 0;
+    if (gone) this.sql.exec(`delete from deliveries where webhook_id = ?`, id);
+    return gone;
+  }
+
+  /** Where and how to deliver to a webhook; null once it was removed. */
+  webhookTarget(id: number): { kind: "platform" | "user"; url: string | null; secret: string } | null {
+    return this.sql.exec<{ kind: "platform" | "user"; url: string | null; secret: string }>(`select kind, url, secret from webhooks where id = ?`, id).toArray()[0] ?? null;
+  }
+
+  /** Deliveries not yet handed to the queue. */
+  pendingDeliveries(): number {
+    return this.sql.exec<{ n: number }>(`select count(*) as n from deliveries where queued_at is null`).one().n;
+  }
+
+  /**
+   * Hands pending deliveries to the GIT_EVENTS queue, marking them only after the queue
+   * accepted them: a crash in between sends them again (at least once, never zero times).
+   */
+  async alarm(): Promise<void> {
+    const repoMeta = this.sql.exec<{ value: string }>(`select value from meta where key = 'repo'`).toArray()[0]?.value;
+    const repo = repoMeta ? (JSON.parse(repoMeta) as { projectId: string; slug: string }) : { projectId: "", slug: null };
+    for (;;) {
+      const rows = this.sql
+        .exec<{ delivery_id: string; webhook_id: number; ref: string; before: string; after: string; source: string; created_at: string }>(
+          `select d.delivery_id, d.webhook_id, e.ref, e.before, e.after, e.source, e.created_at
+           from deliveries d join events e on e.id = d.event_id where d.queued_at is null order by d.event_id, d.webhook_id limit 100`,
+        )
+        .toArray();
+      if (!rows.length) break;
+      const messages = rows.map((r) => ({
+        body: {
+          delivery_id: r.delivery_id,
+          webhook_id: r.webhook_id,
+          repo: repo.projectId,
+          payload: {
+            event: "push",
+            delivery_id: r.delivery_id,
+            ref: r.ref,
+            before: r.before,
+            after: r.after,
+            created: r.before === ZERO,
+            deleted: r.after === ZERO,
+            repository: { project_id: repo.projectId, slug: repo.slug },
+            source: r.source,
+            pushed_at: r.created_at,
+          },
+        } satisfies GitEventMessage,
+      }));
+      try {
+        await this.env.GIT_EVENTS.sendBatch(messages);
+      } catch (err) {
+        console.error(JSON.stringify({ level: "warn", where: "git-events outbox", error: String(err) }));
+        await this.ctx.storage.setAlarm(Date.now() + 30_000);
+        return;
+      }
+      const now = new Date().toISOString();
+      for (const r of rows) this.sql.exec(`update deliveries set queued_at = ? where delivery_id = ?`, now, r.delivery_id);
+    }
+    // Delivered outbox rows and their events are kept for a day, then dropped.
+    const cutoff = new Date(Date.now() - 86_400_000).toISOString();
+    this.sql.exec(`delete from deliveries where queued_at is not null and queued_at < ?`, cutoff);
+    this.sql.exec(`delete from events where created_at < ? and id not in (select event_id from deliveries)`, cutoff);
+  }
+
+  /** The latest push events, oldest first. */
+  recentEvents(limit = 100): PushEvent[] {
+    return this.sql.exec<PushEvent>(`select id, ref, before, after, source, created_at from (select * from events order by id desc limit ?) order by id`, limit).toArray();
   }
 }

@@ -13,6 +13,7 @@ import { ticketRoutes } from "./routes/tickets.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { gitHosting } from "./routes/git-http.ts";
 import { gitFileRoutes } from "./routes/git-files.ts";
+import { gitWebhookRoutes } from "./routes/git-webhooks.ts";
 
 /** The base of the project API ({base_url}); the major version is in the path. */
 export const BASE_PATH = "/v1/project";
@@ -29,7 +30,7 @@ const jsonBodyLimit = bodyLimit({
 const projectApi = createRouter();
 projectApi.use("*", jsonBodyLimit, apiKeyAuth);
 projectApi.route("/", projectRoutes).route("/", sqlRoutes).route("/", ticketRoutes);
-projectApi.route("/", gitFileRoutes);
+projectApi.route("/", gitFileRoutes).route("/", gitWebhookRoutes);
 
 export const app = createRouter();
 app.use("*", requestContext, corsPolicy);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Account } from "./accounts/accounts.ts";
 import type { Project } from "./projects/projects.ts";
 import type { RateLimiter } from "../durable-objects/rate-limiter.ts";
-import type { GitRepo } from "../durable-objects/git-repo.ts";
+import type { GitRepo, GitEventMessage } from "../durable-objects/git-repo.ts";
 
 /**
  * The Worker's configuration: wrangler.toml [vars] plus secrets. Checked once per
@@ -40,6 +40,7 @@ export type Bindings = EnvVars & {
   BUCKET: R2Bucket;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   GIT_REPO: DurableObjectNamespace<GitRepo>;
+  GIT_EVENTS: Queue<GitEventMessage>;
 };
 
 export type AppEnv = {

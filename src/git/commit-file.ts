@@ -39,11 +39,11 @@ export function branchRef(branch: string): string {
 
 type NewObject = { oid: string; type: ObjectType; data: Uint8Array };
 
-export async function commitFile(env: Bindings, projectId: string, input: CommitFileInput, source: string): Promise<CommitFileResult> {
+export async function commitFile(env: Bindings, project: { id: string; slug: string }, input: CommitFileInput, source: string): Promise<CommitFileResult> {
   const segments = filePathSegments(input.path);
   const ref = branchRef(input.branch);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const store = await new RepoStore(env, projectId).open();
+    const store = await new RepoStore(env, project.id, project.slug).open();
     const tip = store.snapshot.refs.find((r) => r.name === ref)?.oid ?? null;
     const created: NewObject[] = [];
     const make = async (type: ObjectType, data: Uint8Array) => {

@@ -26,6 +26,8 @@ export class RepoStore {
   constructor(
     private env: Bindings,
     readonly projectId: string,
+    /** Named in push events. */
+    readonly slug: string,
   ) {}
 
   private get repo() {
@@ -108,7 +110,7 @@ export class RepoStore {
   }
 
   applyPush(pack: PackRecord | null, updates: RefUpdate[], source: string): Promise<RefResult[]> {
-    return this.repo.applyPush(pack, updates, source);
+    return this.repo.applyPush(pack, updates, source, { projectId: this.projectId, slug: this.slug });
   }
 }
 

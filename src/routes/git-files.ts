@@ -6,6 +6,7 @@ import { badRequest } from "../errors.ts";
 import { commitFile } from "../git/commit-file.ts";
 import { listTree, log, readFile, refList } from "../git/browse.ts";
 import { RepoStore } from "../git/repo-store.ts";
+import { registerPlatformWebhook } from "../git/webhooks.ts";
 
 // {base_url}: POST /{slug}/git/files  GET /{slug}/git/refs  GET /{slug}/git/tree
 //             GET /{slug}/git/file  GET /{slug}/git/log
@@ -46,7 +47,7 @@ function decodeBase64(content: string): Uint8Array {
   return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
 }
 
-const openStore = (c: { env: ConstructorParameters<typeof RepoStore>[0] }, projectId: string) => new RepoStore(c.env, projectId).open();
+const openStore = (c: { env: ConstructorParameters<typeof RepoStore>[0] }, project: { id: string; slug: string }) => new RepoStore(c.env, project.id, project.slug).open();
 
 export const gitFileRoutes = createRouter()
   .openapi(
@@ -56,7 +57,9 @@ export const gitFileRoutes = createRouter()
       const account = c.get("account")!;
       const project = c.get("project")!;
       const content = decodeBase64(body.content);
-      const result = await commitFile(c.env, project.id, { path: body.path, content, message: body.message, branch: body.branch ?? "main", author: { name: account.name ?? account.email, email: account.email } }, `api:${account.id}`);
+      const result = await commitFile(c.env, project, { path: body.path, content, message: body.message, branch: body.branch ?? "main", author: { name: account.name ?? account.email, email: account.email } }, `api:${account.id}`);
+      // The first file push registers the platform's own webhook, so later pushes can deploy.
+      await registerPlatformWebhook(c.env, project);
       const deploy = body.deploy
         ? { status: "not_available", deployment_id: null, url: null, detail: "The file was committed, but deployments are not available on this platform yet, so nothing was deployed." }
         : undefined;
@@ -65,13 +68,13 @@ export const gitFileRoutes = createRouter()
   )
   .openapi(
     createRoute({ method: "get", path: "/{slug}/git/refs", tags: ["Git"], summary: "Branches, tags and HEAD", security: ApiKeySecurity, middleware: [projectScope] as const, request: { params: SlugParam }, responses: { 200: json(Refs, "Refs"), ...errors(401, 404, 503) } }),
-    async (c) => c.json(refList(await openStore(c, c.get("project")!.id)), 200),
+    async (c) => c.json(refList(await openStore(c, c.get("project")!)), 200),
   )
   .openapi(
     createRoute({ method: "get", path: "/{slug}/git/tree", tags: ["Git"], summary: "List a directory at a ref", security: ApiKeySecurity, middleware: [projectScope] as const, request: { params: SlugParam, query: PathQuery }, responses: { 200: json(Tree, "Entries"), ...errors(401, 404, 503) } }),
     async (c) => {
       const q = c.req.valid("query");
-      return c.json(await listTree(await openStore(c, c.get("project")!.id), q.ref ?? "main", q.path ?? ""), 200);
+      return c.json(await listTree(await openStore(c, c.get("project")!), q.ref ?? "main", q.path ?? ""), 200);
     },
   )
   .openapi(
@@ -79,13 +82,13 @@ export const gitFileRoutes = createRouter()
     async (c) => {
       const q = c.req.valid("query");
       if (!q.path) throw badRequest("path is required, e.g. ?path=README.md");
-      return c.json(await readFile(await openStore(c, c.get("project")!.id), q.ref ?? "main", q.path, MAX_API_FILE_BYTES), 200);
+      return c.json(await readFile(await openStore(c, c.get("project")!), q.ref ?? "main", q.path, MAX_API_FILE_BYTES), 200);
     },
   )
   .openapi(
     createRoute({ method: "get", path: "/{slug}/git/log", tags: ["Git"], summary: "Commits reachable from a ref, newest first", security: ApiKeySecurity, middleware: [projectScope] as const, request: { params: SlugParam, query: LogQuery }, responses: { 200: json(Log, "Commits"), ...errors(401, 404, 503) } }),
     async (c) => {
       const q = c.req.valid("query");
-      return c.json(await log(await openStore(c, c.get("project")!.id), q.ref ?? "main", q.limit ?? 20), 200);
+      return c.json(await log(await openStore(c, c.get("project")!), q.ref ?? "main", q.limit ?? 20), 200);
     },
   );

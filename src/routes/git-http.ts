@@ -31,7 +31,7 @@ export const gitHosting = createMiddleware<AppEnv>(async (c, next) => {
   const { account, project } = await authorizeRepo(c.get("config"), c.req.header("authorization"), slug);
   c.set("accountId", account.id);
   c.set("projectSlug", project.slug);
-  const store = await new RepoStore(c.env, project.id).open();
+  const store = await new RepoStore(c.env, project.id, project.slug).open();
   const noCache = { "Cache-Control": "no-cache, max-age=0, must-revalidate" };
 
   if (action === "info/refs") {

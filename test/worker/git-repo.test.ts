@@ -16,7 +16,7 @@ describe("GitRepo", () => {
     );
     expect(results.filter((r) => r[0]!.ok).length).toBe(1);
     expect(results.find((r) => !r[0]!.ok)![0]!.reason).toMatch(/stale info/);
-    const events = await stub.pendingEvents();
+    const events = await stub.recentEvents();
     expect(events.length).toBe(2); // the creation and the one winning update
   });
 
@@ -37,7 +37,7 @@ describe("GitRepo", () => {
     expect(snap.packs).toEqual([pack]);
     // The first branch pushed to an empty repository becomes HEAD when main is absent.
     expect(snap.head).toBe("refs/heads/dev");
-    expect((await stub.pendingEvents()).map((e) => [e.ref, e.before, e.after, e.source])).toEqual([
+    expect((await stub.recentEvents()).map((e) => [e.ref, e.before, e.after, e.source])).toEqual([
       ["refs/heads/dev", ZERO, A, "git:someone"],
       ["refs/tags/v1", ZERO, B, "git:someone"],
     ]);
