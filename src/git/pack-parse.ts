@@ -80,7 +80,11 @@ function readOffset(buf: Uint8Array, at: number): { distance: number; at: number
   return { distance, at };
 }
 
-export async function parsePack(buf: Uint8Array, external: ExternalBase = async () => null): Promise<PackObject[]> {
+/**
+ * `maxStoredBytes` bounds the compressed size of the undeltified objects: a small pack of
+ * deltas can expand a lot, and everything parsed is held until it is stored.
+ */
+export async function parsePack(buf: Uint8Array, external: ExternalBase = async () => null, maxStoredBytes = Infinity): Promise<PackObject[]> {
   if (buf.length < 32 || buf[0] !== 0x50 || buf[1] !== 0x41 || buf[2] !== 0x43 || buf[3] !== 0x4b) throw new PackError("not a pack file");
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   const version = view.getUint32(4);
@@ -91,6 +95,7 @@ export async function parsePack(buf: Uint8Array, external: ExternalBase = async 
   if (toHex(checksum) !== toHex(buf.subarray(trailerAt))) throw new PackError("pack checksum mismatch");
 
   const entries: Entry[] = [];
+  let stored = 0;
   const byOffset = new Map<number, Entry>();
   const byOid = new Map<string, Entry>();
   const objects: PackObject[] = [];
@@ -124,6 +129,7 @@ export async function parsePack(buf: Uint8Array, external: ExternalBase = async 
       entry.type = OBJECT_TYPES[head.kind - 1]!;
       entry.oid = await objectId(entry.type, inflated.data);
       byOid.set(entry.oid, entry);
+      stored += entry.dataEnd - entry.dataStart;
       objects.push({ oid: entry.oid, type: entry.type, size: head.size, compressed: buf.subarray(entry.dataStart, entry.dataEnd), links: objectLinks(entry.type, inflated.data) });
     }
     entries.push(entry);
@@ -180,7 +186,10 @@ export async function parsePack(buf: Uint8Array, external: ExternalBase = async 
       remember(e, data);
       e.delta = undefined;
       if (!byOid.has(e.oid)) byOid.set(e.oid, e);
-      objects.push({ oid: e.oid, type, size: data.length, compressed: await deflate(data), links: objectLinks(type, data) });
+      const compressed = await deflate(data);
+      stored += compressed.length;
+      if (stored > maxStoredBytes) throw new PackError(`the pushed objects take more than ${Math.round(maxStoredBytes / 1048576)} MiB once their deltas are resolved`);
+      objects.push({ oid: e.oid, type, size: data.length, compressed, links: objectLinks(type, data) });
     }
     if (next.length === pending.length) throw new PackError("pack has a cycle of deltas");
     pending = next;

@@ -1,4 +1,4 @@
-import { concat, toHex } from "./bytes.ts";
+import { toHex } from "./bytes.ts";
 import { crc32, sha1, type ObjectType } from "./hash.ts";
 import { writeIndex, type IndexEntry } from "./pack-index.ts";
 
@@ -46,19 +46,25 @@ export async function writePack(objects: { oid: string; type: ObjectType; size: 
   const unique = new Map<string, (typeof objects)[number]>();
   for (const o of objects) unique.set(o.oid, o);
   const ordered = [...unique.values()].sort((a, b) => ORDER[a.type] - ORDER[b.type]);
-  const parts: Uint8Array[] = [packHeader(ordered.length)];
+  // One buffer of the final size: a push's pack is written without intermediate copies.
+  let total = 12 + 20;
+  const headers = ordered.map((o) => entryHeader(o.type, o.size));
+  ordered.forEach((o, i) => (total += headers[i]!.length + o.compressed.length));
+  const pack = new Uint8Array(total);
+  pack.set(packHeader(ordered.length));
   const index: IndexEntry[] = [];
   let offset = 12;
   let metaEnd = -1;
-  for (const o of ordered) {
+  ordered.forEach((o, i) => {
     if (o.type === "blob" && metaEnd < 0) metaEnd = offset;
-    const header = entryHeader(o.type, o.size);
+    const header = headers[i]!;
     index.push({ oid: o.oid, offset, crc: crc32(o.compressed, crc32(header)) });
-    parts.push(header, o.compressed);
+    pack.set(header, offset);
+    pack.set(o.compressed, offset + header.length);
     offset += header.length + o.compressed.length;
-  }
+  });
   if (metaEnd < 0) metaEnd = offset;
-  const body = concat(parts);
-  const checksum = await sha1(body);
-  return { name: toHex(checksum), pack: concat([body, checksum]), index: await writeIndex(index, checksum), objectCount: ordered.length, metaEnd };
+  const checksum = await sha1(pack.subarray(0, offset));
+  pack.set(checksum, offset);
+  return { name: toHex(checksum), pack, index: await writeIndex(index, checksum), objectCount: ordered.length, metaEnd };
 }

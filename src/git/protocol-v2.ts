@@ -1,3 +1,4 @@
+import { GIT_LIMITS } from "./limits.ts";
 import { concat, OID_PATTERN, StreamReader, text } from "./bytes.ts";
 import { DELIM, FLUSH, pkt, pktLines, PktError, readPkt } from "./pkt-line.ts";
 import { bytesResponse, packResponse } from "./pack-stream.ts";
@@ -30,7 +31,7 @@ async function readV2Request(body: ReadableStream<Uint8Array>): Promise<V2Reques
   for (;;) {
     const p = await readPkt(reader);
     if (!p || p.kind === "flush") break;
-    if (reader.consumed > 4 * 1024 * 1024) throw new PktError("request too large");
+    if (reader.consumed > GIT_LIMITS.maxNegotiationBytes) throw new PktError("request too large");
     if (p.kind === "delim") {
       inArgs = true;
       continue;

@@ -19,7 +19,7 @@ type Command = { old: string; new: string; ref: string };
 
 const COMMAND = /^([0-9a-f]{40}) ([0-9a-f]{40}) (.+)$/;
 
-export async function receivePack(store: RepoStore, body: ReadableStream<Uint8Array>, source: string): Promise<Uint8Array> {
+export async function receivePack(store: RepoStore, body: ReadableStream<Uint8Array>, source: string, limits = GIT_LIMITS): Promise<Uint8Array> {
   const reader = new StreamReader(body);
   const commands: Command[] = [];
   let caps = new Set<string>();
@@ -53,13 +53,13 @@ export async function receivePack(store: RepoStore, body: ReadableStream<Uint8Ar
 
   let objects: PackObject[] = [];
   if (commands.some((c) => c.new !== ZERO_OID)) {
-    const pack = await reader.rest(GIT_LIMITS.maxPushPackBytes);
+    const pack = await reader.rest(limits.maxPushPackBytes);
     if (!pack) {
-      const mib = GIT_LIMITS.maxPushPackBytes / 1024 / 1024;
+      const mib = limits.maxPushPackBytes / 1024 / 1024;
       return failAll("pack-too-large", "pack exceeds the push limit", `error: this push is larger than the ${mib} MiB limit per push; push in smaller steps (e.g. a few commits at a time).`);
     }
     try {
-      objects = await parsePack(pack, (oid) => store.readObject(oid));
+      objects = await parsePack(pack, (oid) => store.readObject(oid), limits.maxStoredPushBytes);
     } catch (err) {
       if (err instanceof PackError) return failAll(err.message.replace(/\s+/g, " "), "unpacker error", `error: the pushed pack is invalid: ${err.message}`);
       throw err;

@@ -1,3 +1,4 @@
+import { GIT_LIMITS } from "./limits.ts";
 import { concat, OID_PATTERN, StreamReader, text } from "./bytes.ts";
 import { pkt, pktLines, PktError, readPkt } from "./pkt-line.ts";
 import { bytesResponse, packResponse } from "./pack-stream.ts";
@@ -31,7 +32,7 @@ export async function readUploadRequest(body: ReadableStream<Uint8Array>): Promi
     if (!p) break;
     if (p.kind === "flush" && ++flushes > 1) req.haveFlush = true;
     if (p.kind !== "data") continue;
-    if (reader.consumed > 4 * 1024 * 1024) throw new PktError("negotiation request too large");
+    if (reader.consumed > GIT_LIMITS.maxNegotiationBytes) throw new PktError("negotiation request too large");
     const line = text(p.data).replace(/\n$/, "");
     const [word, arg = "", ...rest] = line.split(" ");
     if (word === "want" && OID_PATTERN.test(arg)) {
