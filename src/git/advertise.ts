@@ -13,7 +13,7 @@ export function capabilities(service: Service, snapshot: RepoSnapshot): string {
   if (service === "git-receive-pack") return `report-status delete-refs side-band-64k quiet ofs-delta no-thin object-format=sha1 ${AGENT}`;
   const headValid = snapshot.refs.some((r) => r.name === snapshot.head);
   const symref = headValid ? ` symref=HEAD:${snapshot.head}` : "";
-  return `multi_ack_detailed side-band-64k side-band shallow no-progress ofs-delta${symref} object-format=sha1 ${AGENT}`;
+  return `multi_ack_detailed side-band-64k side-band shallow deepen-relative no-progress ofs-delta${symref} object-format=sha1 ${AGENT}`;
 }
 
 /** The ref lines: HEAD first when it resolves, then every ref sorted, peeled tags after theirs. */

@@ -76,6 +76,7 @@ async function fetchV2(store: RepoStore, args: string[]): Promise<ReadableStream
   const clientShallow = new Set<string>();
   let depth = 0;
   let done = false;
+  let relative = false;
   for (const line of args) {
     const [word, arg = ""] = line.split(" ");
     if (word === "want" && OID_PATTERN.test(arg)) wants.push(arg);
@@ -83,7 +84,8 @@ async function fetchV2(store: RepoStore, args: string[]): Promise<ReadableStream
     else if (word === "shallow" && OID_PATTERN.test(arg)) clientShallow.add(arg);
     else if (word === "deepen" && /^\d+$/.test(arg)) depth = Number(arg);
     else if (word === "done") done = true;
-    else if (word === "deepen-since" || word === "deepen-not" || word === "deepen-relative" || word === "filter" || word === "want-ref") throw new PktError(`${word} is not supported; use --depth`);
+    else if (word === "deepen-relative") relative = true;
+    else if (word === "deepen-since" || word === "deepen-not" || word === "filter" || word === "want-ref") throw new PktError(`${word} is not supported; use --depth`);
     // thin-pack, no-progress, include-tag, ofs-delta, wait-for-done: nothing to do.
   }
   for (const w of wants) if (!store.has(w)) throw new PktError(`not our ref ${w}`);
@@ -92,7 +94,7 @@ async function fetchV2(store: RepoStore, args: string[]): Promise<ReadableStream
     // No "ready": the client goes on negotiating and says "done" when it has no more to say.
     return bytesResponse(concat([pkt("acknowledgments\n"), ...(common.length ? common.map((c) => pkt(`ACK ${c}\n`)) : [pkt("NAK\n")]), FLUSH]));
   }
-  const selection = await new Walker(store).select({ wants, common, depth, clientShallow });
+  const selection = await new Walker(store).select({ wants, common, depth, relative, clientShallow });
   const head: Uint8Array[] = [];
   if (depth > 0 || clientShallow.size) {
     head.push(pkt("shallow-info\n"), ...selection.shallow.map((s) => pkt(`shallow ${s}\n`)), ...selection.unshallow.map((s) => pkt(`unshallow ${s}\n`)), DELIM);

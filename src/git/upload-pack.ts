@@ -17,6 +17,8 @@ export type UploadRequest = {
   caps: Set<string>;
   clientShallow: Set<string>;
   depth: number;
+  /** deepen-relative: the depth counts from the client's shallow commits. */
+  relative: boolean;
   haves: string[];
   done: boolean;
   /** Whether the have list was closed by a flush (a round of negotiation to answer). */
@@ -25,7 +27,7 @@ export type UploadRequest = {
 
 export async function readUploadRequest(body: ReadableStream<Uint8Array>): Promise<UploadRequest> {
   const reader = new StreamReader(body);
-  const req: UploadRequest = { wants: [], caps: new Set(), clientShallow: new Set(), depth: 0, haves: [], done: false, haveFlush: false };
+  const req: UploadRequest = { wants: [], caps: new Set(), clientShallow: new Set(), depth: 0, relative: false, haves: [], done: false, haveFlush: false };
   let flushes = 0;
   for (;;) {
     const p = await readPkt(reader);
@@ -36,11 +38,15 @@ export async function readUploadRequest(body: ReadableStream<Uint8Array>): Promi
     const line = text(p.data).replace(/\n$/, "");
     const [word, arg = "", ...rest] = line.split(" ");
     if (word === "want" && OID_PATTERN.test(arg)) {
-      if (req.wants.length === 0) req.caps = new Set(rest);
+      if (req.wants.length === 0) {
+        req.caps = new Set(rest);
+        req.relative = req.caps.has("deepen-relative");
+      }
       req.wants.push(arg);
     } else if (word === "have" && OID_PATTERN.test(arg)) req.haves.push(arg);
     else if (word === "shallow" && OID_PATTERN.test(arg)) req.clientShallow.add(arg);
     else if (word === "deepen" && /^\d+$/.test(arg)) req.depth = Number(arg);
+    else if (word === "deepen-relative") req.relative = true;
     else if (word === "done") req.done = true;
     else if (word === "deepen-since" || word === "deepen-not" || word === "filter") throw new PktError(`${word} is not supported; use --depth`);
     else throw new PktError(`unexpected line "${line.slice(0, 80)}"`);
@@ -55,9 +61,9 @@ export async function uploadPack(store: RepoStore, req: UploadRequest): Promise<
   const common = req.haves.filter((h) => store.has(h));
   // Without "done" the answer is only the negotiation (upload-pack stops at the flush in
   // stateless mode); the pack comes with the request that says "done".
-  const selection = req.done ? await walker.select({ wants: req.wants, common, depth: req.depth, clientShallow: req.clientShallow }) : null;
+  const selection = req.done ? await walker.select({ wants: req.wants, common, depth: req.depth, relative: req.relative, clientShallow: req.clientShallow }) : null;
   if (req.depth > 0) {
-    const info = selection ?? (await walker.select({ wants: req.wants, common, depth: req.depth, clientShallow: req.clientShallow }));
+    const info = selection ?? (await walker.select({ wants: req.wants, common, depth: req.depth, relative: req.relative, clientShallow: req.clientShallow }));
     head.push(pktLines([...info.shallow.map((s) => `shallow ${s}`), ...info.unshallow.map((s) => `unshallow ${s}`)]));
   }
   for (const c of common) head.push(pkt(`ACK ${c} common\n`));

@@ -58,7 +58,7 @@ export class Walker {
     }
   }
 
-  async select(opts: { wants: string[]; common: string[]; depth: number; clientShallow: Set<string> }): Promise<Selection> {
+  async select(opts: { wants: string[]; common: string[]; depth: number; relative?: boolean; clientShallow: Set<string> }): Promise<Selection> {
     const objects = new Set<string>();
     // Annotated tags among the wants are sent themselves, then followed to what they tag.
     const wantCommits: string[] = [];
@@ -78,37 +78,42 @@ export class Walker {
     }
 
     const uninteresting = await this.ancestors(opts.common, opts.clientShallow);
-    const included: string[] = [];
-    const includedSet = new Set<string>();
-    const shallow: string[] = [];
-    const unshallow: string[] = [];
+    // Each commit gets `left`: how many levels, itself included, may still be sent below a
+    // want (Infinity without a depth). A commit the client has is not sent; without a depth
+    // the walk stops there, with one it goes on through (the depth counts from the wants,
+    // or with deepen-relative from the client's shallow commits) to find the new boundary.
+    const deepening = opts.depth > 0;
+    const left = new Map<string, number>();
     const edge = new Set<string>(opts.common.filter((c) => uninteresting.has(c)));
-    // Breadth first, so a commit reached by two paths gets its smallest depth.
-    const depthOf = new Map<string, number>();
-    let frontier = wantCommits.filter((c) => !uninteresting.has(c));
-    for (const c of frontier) depthOf.set(c, 1);
-    while (frontier.length) {
+    let queue = [...new Set(wantCommits)];
+    for (const c of queue) left.set(c, deepening && !opts.relative ? opts.depth : Infinity);
+    while (queue.length) {
       const next: string[] = [];
-      for (const oid of frontier) {
-        if (includedSet.has(oid)) continue;
-        includedSet.add(oid);
-        included.push(oid);
-        const depth = depthOf.get(oid)!;
-        const commit = await this.commit(oid);
-        if (opts.depth > 0 && depth >= opts.depth) {
-          if (commit.parents.length) shallow.push(oid);
+      for (const oid of queue) {
+        let l = left.get(oid)!;
+        if (uninteresting.has(oid) && !deepening) {
+          edge.add(oid);
           continue;
         }
-        if (opts.clientShallow.has(oid)) unshallow.push(oid);
-        for (const p of commit.parents) {
-          if (uninteresting.has(p)) edge.add(p);
-          else if (!depthOf.has(p)) {
-            depthOf.set(p, depth + 1);
-            next.push(p);
-          }
+        if (opts.relative && deepening && opts.clientShallow.has(oid) && l === Infinity) left.set(oid, (l = opts.depth + 1));
+        if (l <= 1) continue;
+        for (const p of (await this.commit(oid)).parents) {
+          if ((left.get(p) ?? 0) >= l - 1) continue;
+          left.set(p, l - 1);
+          next.push(p);
         }
       }
-      frontier = next;
+      queue = next;
+    }
+    const included: string[] = [];
+    const shallow: string[] = [];
+    const unshallow: string[] = [];
+    for (const [oid, l] of left) {
+      if (uninteresting.has(oid)) edge.add(oid);
+      else included.push(oid);
+      if (!deepening || (await this.commit(oid)).parents.length === 0) continue;
+      if (l <= 1 && !opts.clientShallow.has(oid)) shallow.push(oid);
+      if (l > 1 && opts.clientShallow.has(oid)) unshallow.push(oid);
     }
 
     // Objects the client has: everything in the trees of the edge commits.

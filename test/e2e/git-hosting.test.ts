@@ -82,6 +82,12 @@ describe.each(["0", "2"] as const)("git hosting over protocol v%s: history chang
     await gitOk(repo, "push", "-q", "origin", "main");
     await gitOk(shallow, "fetch", "-q", "origin");
     expect(await gitOk(shallow, "rev-parse", "origin/main")).toBe(tip);
+    // Deepening by one, then to the whole history.
+    await gitOk(shallow, "fetch", "-q", "--deepen", "1", "origin");
+    expect(Number(await gitOk(shallow, "rev-list", "--count", "origin/main"))).toBe(3);
+    await gitOk(shallow, "fetch", "-q", "--unshallow", "origin");
+    expect(await gitOk(shallow, "rev-list", "--count", "origin/main")).toBe(await gitOk(repo, "rev-list", "--count", "main"));
+    await gitOk(shallow, "fsck", "--strict");
   });
 
   it("creates and deletes a branch, and pushes and clones an annotated tag", async () => {
