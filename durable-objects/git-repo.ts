@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../src/env.ts";
+import { indexKey, packKey } from "../src/git/storage-keys.ts";
 
 /** A stored pack in the catalog; its bytes and index live in R2 (see src/git/storage-keys.ts). */
 export type PackRecord = { name: string; objects: number; bytes: number; metaEnd: number };
@@ -33,6 +34,8 @@ export type PushPayload = {
 
 const ZERO = "0".repeat(40);
 const DEFAULT_HEAD = "refs/heads/main";
+/** How long a pack merged away stays readable for requests that listed it. */
+const RETIRED_PACK_GRACE_MS = 10 * 60 * 1000;
 
 /**
  * The refs, HEAD and pack catalog of one git repository (one object per project).
@@ -54,12 +57,20 @@ export class GitRepo extends DurableObject<Bindings> {
       this.sql.exec(
         `create table if not exists events (id integer primary key autoincrement, ref text not null, before text not null, after text not null, source text not null, created_at text not null)`,
       );
+      // Packs merged away by compaction, deleted from R2 by the alarm after a grace period.
+      this.sql.exec(`create table if not exists retired_packs (name text primary key, retired_at text not null)`);
       this.sql.exec(`create table if not exists webhooks (id integer primary key autoincrement, kind text not null, url text, secret text not null, created_at text not null)`);
       // The outbox: one row per (event, webhook), fanned out in the push's own transaction.
       this.sql.exec(
         `create table if not exists deliveries (delivery_id text primary key, event_id integer not null, webhook_id integer not null, queued_at text)`,
       );
     });
+  }
+
+  /** One alarm serves the outbox and retired packs: keep whichever time comes first. */
+  private async scheduleAlarm(at: number): Promise<void> {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }
 
   private head(): string {
@@ -117,8 +128,29 @@ export class GitRepo extends DurableObject<Bindings> {
       if (!hadRefs && firstBranch && !headCreated) this.sql.exec(`insert into meta (key, value) values ('HEAD', ?) on conflict (key) do update set value = excluded.value`, firstBranch);
       return results;
     });
-    if (results.some((r) => r.ok)) await this.ctx.storage.setAlarm(Date.now());
+    if (results.some((r) => r.ok)) await this.scheduleAlarm(Date.now());
     return results;
+  }
+
+  /**
+   * Swaps merged packs for the one that holds all their objects, only if every one of
+   * them is still in the catalog (another compaction may have got there first).
+   */
+  async replacePacks(old: string[], merged: PackRecord): Promise<boolean> {
+    const done = this.ctx.storage.transactionSync(() => {
+      const present = old.filter((name) => this.sql.exec(`select 1 from packs where name = ?`, name).toArray().length > 0);
+      if (present.length !== old.length) return false;
+      const now = new Date().toISOString();
+      this.sql.exec(`insert or ignore into packs (name, objects, bytes, meta_end, created_at) values (?, ?, ?, ?, ?)`, merged.name, merged.objects, merged.bytes, merged.metaEnd, now);
+      for (const name of old) {
+        if (name === merged.name) continue;
+        this.sql.exec(`delete from packs where name = ?`, name);
+        this.sql.exec(`insert or replace into retired_packs (name, retired_at) values (?, ?)`, name, now);
+      }
+      return true;
+    });
+    if (done) await this.scheduleAlarm(Date.now() + RETIRED_PACK_GRACE_MS);
+    return done;
   }
 
   /** Registers a webhook; the secret signs its deliveries (X-Hub-Signature-256). */
@@ -199,16 +231,31 @@ export class GitRepo extends DurableObject<Bindings> {
         await this.env.GIT_EVENTS.sendBatch(messages);
       } catch (err) {
         console.error(JSON.stringify({ level: "warn", where: "git-events outbox", error: String(err) }));
-        await this.ctx.storage.setAlarm(Date.now() + 30_000);
+        await this.scheduleAlarm(Date.now() + 30_000);
         return;
       }
       const now = new Date().toISOString();
       for (const r of rows) this.sql.exec(`update deliveries set queued_at = ? where delivery_id = ?`, now, r.delivery_id);
     }
+    await this.deleteRetiredPacks(repo.projectId);
     // Delivered outbox rows and their events are kept for a day, then dropped.
     const cutoff = new Date(Date.now() - 86_400_000).toISOString();
     this.sql.exec(`delete from deliveries where queued_at is not null and queued_at < ?`, cutoff);
     this.sql.exec(`delete from events where created_at < ? and id not in (select event_id from deliveries)`, cutoff);
+  }
+
+  private async deleteRetiredPacks(projectId: string): Promise<void> {
+    if (!projectId) return;
+    const cutoff = new Date(Date.now() - RETIRED_PACK_GRACE_MS).toISOString();
+    const due = this.sql.exec<{ name: string; retired_at: string }>(`select name, retired_at from retired_packs order by retired_at`).toArray();
+    for (const p of due) {
+      if (p.retired_at > cutoff) {
+        await this.scheduleAlarm(Date.parse(p.retired_at) + RETIRED_PACK_GRACE_MS);
+        break;
+      }
+      await this.env.BUCKET.delete([packKey(projectId, p.name), indexKey(projectId, p.name)]);
+      this.sql.exec(`delete from retired_packs where name = ?`, p.name);
+    }
   }
 
   /** The latest push events, oldest first. */

@@ -7,6 +7,7 @@ import { commitFile } from "../git/commit-file.ts";
 import { listTree, log, readFile, refList } from "../git/browse.ts";
 import { RepoStore } from "../git/repo-store.ts";
 import { registerPlatformWebhook } from "../git/webhooks.ts";
+import { compactInBackground } from "../git/compact.ts";
 
 // {base_url}: POST /{slug}/git/files  GET /{slug}/git/refs  GET /{slug}/git/tree
 //             GET /{slug}/git/file  GET /{slug}/git/log
@@ -60,6 +61,7 @@ export const gitFileRoutes = createRouter()
       const result = await commitFile(c.env, project, { path: body.path, content, message: body.message, branch: body.branch ?? "main", author: { name: account.name ?? account.email, email: account.email } }, `api:${account.id}`);
       // The first file push registers the platform's own webhook, so later pushes can deploy.
       await registerPlatformWebhook(c.env, project);
+      c.executionCtx.waitUntil(compactInBackground(c.env, project));
       const deploy = body.deploy
         ? { status: "not_available", deployment_id: null, url: null, detail: "The file was committed, but deployments are not available on this platform yet, so nothing was deployed." }
         : undefined;

@@ -8,6 +8,7 @@ import { receivePack } from "../git/receive-pack.ts";
 import { readUploadRequest, uploadPack } from "../git/upload-pack.ts";
 import { PktError } from "../git/pkt-line.ts";
 import { serveV2, v2Advertisement, wantsV2 } from "../git/protocol-v2.ts";
+import { COMPACT_AT_PACKS, compactInBackground } from "../git/compact.ts";
 
 // Smart HTTP under GIT_ROOT (gitprotocol-http):
 //   GET  {git_url}/info/refs?service=git-upload-pack|git-receive-pack
@@ -50,7 +51,11 @@ export const gitHosting = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.header("content-encoding") === "gzip") body = body.pipeThrough(new DecompressionStream("gzip"));
   const headers = { "Content-Type": `application/x-${action}-result`, ...noCache };
   try {
-    if (action === "git-receive-pack") return new Response(await receivePack(store, body, `git:${account.id}`), { headers });
+    if (action === "git-receive-pack") {
+      const report = await receivePack(store, body, `git:${account.id}`);
+      if (store.snapshot.packs.length + 1 >= COMPACT_AT_PACKS) c.executionCtx.waitUntil(compactInBackground(c.env, project));
+      return new Response(report, { headers });
+    }
     if (wantsV2(c.req.header("git-protocol"))) return new Response(await serveV2(store, body), { headers });
     return new Response(await uploadPack(store, await readUploadRequest(body)), { headers });
   } catch (err) {
