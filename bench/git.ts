@@ -10,9 +10,9 @@ import { fileURLToPath } from "node:url";
 import { randomBytes } from "node:crypto";
 import { startStack, type RunningStack } from "../local/stack.ts";
 import { startGitHttpBackend, type Peer } from "./git-http-backend.ts";
+import { freePort } from "../local/free-port.ts";
 
 const DATA_DIR = fileURLToPath(new URL("../.data/bench-git", import.meta.url));
-const PORTS = { postgres: 56330, proxy: 56331, worker: 18789 };
 const RUNS = 3;
 const COMMITS = 600;
 
@@ -61,7 +61,8 @@ const work = await mkdtemp(join(tmpdir(), "slipway-bench-git-"));
 try {
   await rm(DATA_DIR, { recursive: true, force: true });
   console.log("starting the local stack …");
-  stack = await startStack({ dataDir: DATA_DIR, ports: PORTS, log: () => {} });
+  // Free ports of its own, so it runs beside `npm run dev`, tests and other benches.
+  stack = await startStack({ dataDir: DATA_DIR, ports: { postgres: await freePort(), proxy: await freePort(), worker: await freePort() }, log: () => {} });
   const peerRoot = join(work, "peer");
   execFileSync("mkdir", ["-p", peerRoot]);
   peer = await startGitHttpBackend(peerRoot);

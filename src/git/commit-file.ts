@@ -6,7 +6,7 @@ import { parseCommit, parseTree, serializeCommit, serializeTree, TREE_MODE, type
 import { writePack } from "./pack-write.ts";
 import { refNameProblem } from "./refs.ts";
 import { RepoStore } from "./repo-store.ts";
-import { deflate } from "./zlib.ts";
+import { compressObject } from "./zlib.ts";
 
 /**
  * Commits one file on top of a branch without a git client: a new blob, new trees only
@@ -86,7 +86,7 @@ export async function commitFile(env: Bindings, project: { id: string; slug: str
     const message = input.message.endsWith("\n") ? input.message : `${input.message}\n`;
     const commit = await make("commit", serializeCommit({ tree, parents: tip ? [tip] : [], author: identity, committer: identity, message }));
 
-    const objects = await Promise.all(created.map(async (o) => ({ oid: o.oid, type: o.type, size: o.data.length, compressed: await deflate(o.data) })));
+    const objects = await Promise.all(created.map(async (o) => ({ oid: o.oid, type: o.type, size: o.data.length, compressed: await compressObject(o.data) })));
     const record = await store.putPack(await writePack(objects));
     const [result] = await store.applyPush(record, [{ ref, old: tip ?? ZERO_OID, new: commit }], source);
     if (result?.ok) return { commit, branch: input.branch, previous_commit: tip, path: input.path, blob };

@@ -2,7 +2,7 @@ import type { Bindings } from "../env.ts";
 import { OBJECT_TYPES } from "./hash.ts";
 import { PackIndex } from "./pack-index.ts";
 import { writePack } from "./pack-write.ts";
-import { RepoStore } from "./repo-store.ts";
+import { entryHeader, RepoStore } from "./repo-store.ts";
 import { indexKey, packKey } from "./storage-keys.ts";
 
 /**
@@ -35,15 +35,7 @@ export async function compactSmallPacks(env: Bindings, project: { id: string; sl
       if (objects.has(oid)) continue;
       const start = index.find(oid)!;
       const entry = bytes.subarray(start, index.endOf(start));
-      // Entry header: type in bits 4-6, size in 4 + 7n bits.
-      let at = 0;
-      let byte = entry[at++]!;
-      const kind = (byte >> 4) & 7;
-      let size = byte & 15;
-      for (let shift = 4; byte & 0x80; shift += 7) {
-        byte = entry[at++]!;
-        size += (byte & 0x7f) * 2 ** shift;
-      }
+      const { kind, size, at } = entryHeader(entry);
       objects.set(oid, { oid, type: OBJECT_TYPES[kind - 1]!, size, compressed: entry.subarray(at) });
     }
   }

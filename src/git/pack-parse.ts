@@ -1,7 +1,7 @@
 import { toHex } from "./bytes.ts";
 import { sha1, objectId, OBJECT_TYPES, type ObjectType } from "./hash.ts";
 import { inflateZlib } from "./inflate.ts";
-import { inflate, deflate } from "./zlib.ts";
+import { inflate, compressObject } from "./zlib.ts";
 import { applyDelta } from "./delta.ts";
 import { GITLINK_MODE, parseCommit, parseTag, parseTree } from "./objects.ts";
 
@@ -186,7 +186,7 @@ export async function parsePack(buf: Uint8Array, external: ExternalBase = async 
       remember(e, data);
       e.delta = undefined;
       if (!byOid.has(e.oid)) byOid.set(e.oid, e);
-      const compressed = await deflate(data);
+      const compressed = await compressObject(data);
       stored += compressed.length;
       if (stored > maxStoredBytes) throw new PackError(`the pushed objects take more than ${Math.round(maxStoredBytes / 1048576)} MiB once their deltas are resolved`);
       objects.push({ oid: e.oid, type, size: data.length, compressed, links: objectLinks(type, data) });

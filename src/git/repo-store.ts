@@ -5,6 +5,7 @@ import { OBJECT_TYPES, type ObjectType } from "./hash.ts";
 import { PackIndex } from "./pack-index.ts";
 import { indexKey, packKey } from "./storage-keys.ts";
 import { inflate } from "./zlib.ts";
+import { inflateZlib } from "./inflate.ts";
 import type { WrittenPack } from "./pack-write.ts";
 
 /** Where an object's entry sits: its pack and the byte range of the entry. */
@@ -98,8 +99,10 @@ export class RepoStore {
     const loc = this.locate(oid);
     if (!loc) return null;
     const entry = await this.readEntry(loc);
-    const { kind, at } = entryHeader(entry);
-    return { type: OBJECT_TYPES[kind - 1]!, data: await inflate(entry.subarray(at)) };
+    const { kind, size, at } = entryHeader(entry);
+    // Small objects (most trees and commits) inflate faster in place than through a stream.
+    const data = size <= SMALL_OBJECT_BYTES ? inflateZlib(entry, at, size).data : await inflate(entry.subarray(at));
+    return { type: OBJECT_TYPES[kind - 1]!, data };
   }
 
   /** Stores a pack and its index in R2; the catalog learns of it in `applyPush`. */
@@ -114,11 +117,17 @@ export class RepoStore {
   }
 }
 
-/** The type number and where the data starts in a stored (whole-object) pack entry. */
-export function entryHeader(entry: Uint8Array): { kind: number; at: number } {
+const SMALL_OBJECT_BYTES = 16 * 1024;
+
+/** The type number, size and where the data starts in a stored (whole-object) pack entry. */
+export function entryHeader(entry: Uint8Array): { kind: number; size: number; at: number } {
   let at = 0;
   let byte = entry[at++]!;
   const kind = (byte >> 4) & 7;
-  while (byte & 0x80) byte = entry[at++]!;
-  return { kind, at };
+  let size = byte & 15;
+  for (let shift = 4; byte & 0x80; shift += 7) {
+    byte = entry[at++]!;
+    size += (byte & 0x7f) * 2 ** shift;
+  }
+  return { kind, size, at };
 }

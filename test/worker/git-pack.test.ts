@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fixture from "../fixtures/git-packs.json";
 import { inflateZlib } from "../../src/git/inflate.ts";
-import { deflate, inflate } from "../../src/git/zlib.ts";
+import { deflate, inflate, zlibStored } from "../../src/git/zlib.ts";
 import { objectId, crc32 } from "../../src/git/hash.ts";
 import { concat, text, utf8 } from "../../src/git/bytes.ts";
 import { parsePack, PackError } from "../../src/git/pack-parse.ts";
@@ -22,6 +22,15 @@ describe("zlib", () => {
     expect(text(out.data)).toBe(text(data));
     expect(out.consumed).toBe(z.length);
     expect(await inflate(z)).toEqual(data);
+  });
+
+  it("writes stored-block zlib streams both inflaters read, across the 65535-byte block limit", async () => {
+    for (const size of [0, 1, 65535, 65536, 140000]) {
+      const data = new Uint8Array(size).map((_, i) => (i * 7) % 256);
+      const z = zlibStored(data);
+      expect(await inflate(z)).toEqual(data);
+      expect(inflateZlib(z, 0, size)).toEqual({ data, consumed: z.length });
+    }
   });
 
   it("rejects a stream whose size differs from the entry header and a corrupted trailer", async () => {
