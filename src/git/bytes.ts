@@ -76,21 +76,26 @@ export class StreamReader {
     return out;
   }
 
-  /** Everything left, refusing to buffer more than `limit` bytes (returns null past it). */
-  async rest(limit: number): Promise<Uint8Array | null> {
-    const parts: Uint8Array[] = [this.buffer];
+  /**
+   * Everything left, refusing to buffer more than `limit` bytes: past it, returns null
+   * after reading and dropping the rest (up to `drainLimit`), so the client finishes
+   * sending and then reads the refusal instead of seeing its upload cut off.
+   */
+  async rest(limit: number, drainLimit = limit * 8): Promise<Uint8Array | null> {
+    let parts: Uint8Array[] = [this.buffer];
     let have = this.buffer.length;
     this.buffer = new Uint8Array(0);
     while (!this.done) {
-      if (have > limit) {
+      if (have > drainLimit) {
         await this.reader.cancel().catch(() => {});
         return null;
       }
       const { value, done } = await this.reader.read();
       if (done) this.done = true;
       else {
-        parts.push(value);
         have += value.length;
+        if (have <= limit) parts.push(value);
+        else parts = [];
       }
     }
     if (have > limit) return null;
