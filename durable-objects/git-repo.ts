@@ -10,6 +10,7 @@ export type RepoSnapshot = { head: string; refs: StoredRef[]; packs: PackRecord[
 export type RefUpdate = { ref: string; old: string; new: string; peeled?: string | null };
 export type RefResult = { ref: string; ok: boolean; reason?: string };
 export type PushEvent = { id: number; ref: string; before: string; after: string; source: string; created_at: string };
+export type DeployToken = { id: number; label: string | null; created_at: string };
 export type Webhook = { id: number; kind: "platform" | "user"; url: string | null; created_at: string };
 /** A queued delivery of one push event to one webhook (the GIT_EVENTS queue's message). */
 export type GitEventMessage = {
@@ -59,6 +60,7 @@ export class GitRepo extends DurableObject<Bindings> {
       );
       // Packs merged away by compaction, deleted from R2 by the alarm after a grace period.
       this.sql.exec(`create table if not exists retired_packs (name text primary key, retired_at text not null)`);
+      this.sql.exec(`create table if not exists deploy_tokens (id integer primary key autoincrement, token_hash text not null unique, label text, created_at text not null)`);
       this.sql.exec(`create table if not exists webhooks (id integer primary key autoincrement, kind text not null, url text, secret text not null, created_at text not null)`);
       // The outbox: one row per (event, webhook), fanned out in the push's own transaction.
       this.sql.exec(
@@ -151,6 +153,25 @@ export class GitRepo extends DurableObject<Bindings> {
     });
     if (done) await this.scheduleAlarm(Date.now() + RETIRED_PACK_GRACE_MS);
     return done;
+  }
+
+  /** Stores a read-only deploy token by its SHA-256 (the token itself is never kept). */
+  addDeployToken(tokenHash: string, label: string | null): DeployToken {
+    return this.sql
+      .exec<DeployToken>(`insert into deploy_tokens (token_hash, label, created_at) values (?, ?, ?) returning id, label, created_at`, tokenHash, label, new Date().toISOString())
+      .one();
+  }
+
+  hasDeployToken(tokenHash: string): boolean {
+    return this.sql.exec(`select 1 from deploy_tokens where token_hash = ?`, tokenHash).toArray().length > 0;
+  }
+
+  listDeployTokens(): DeployToken[] {
+    return this.sql.exec<DeployToken>(`select id, label, created_at from deploy_tokens order by id`).toArray();
+  }
+
+  removeDeployToken(id: number): boolean {
+    return this.sql.exec(`delete from deploy_tokens where id = ?`, id).rowsWritten > 0;
   }
 
   /** Registers a webhook; the secret signs its deliveries (X-Hub-Signature-256). */

@@ -14,6 +14,7 @@ import { adminRoutes } from "./routes/admin.ts";
 import { gitHosting } from "./routes/git-http.ts";
 import { gitFileRoutes } from "./routes/git-files.ts";
 import { gitWebhookRoutes } from "./routes/git-webhooks.ts";
+import { gitDeployTokenRoutes } from "./routes/git-deploy-tokens.ts";
 
 /** The base of the project API ({base_url}); the major version is in the path. */
 export const BASE_PATH = "/v1/project";
@@ -30,7 +31,7 @@ const jsonBodyLimit = bodyLimit({
 const projectApi = createRouter();
 projectApi.use("*", jsonBodyLimit, apiKeyAuth);
 projectApi.route("/", projectRoutes).route("/", sqlRoutes).route("/", ticketRoutes);
-projectApi.route("/", gitFileRoutes).route("/", gitWebhookRoutes);
+projectApi.route("/", gitFileRoutes).route("/", gitWebhookRoutes).route("/", gitDeployTokenRoutes);
 
 export const app = createRouter();
 app.use("*", requestContext, corsPolicy);

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env.ts";
-import { badRequest, notFound } from "../errors.ts";
+import { ApiError, badRequest, notFound } from "../errors.ts";
 import { authorizeRepo } from "../git/repo-access.ts";
 import { RepoStore } from "../git/repo-store.ts";
 import { advertisement, type Service } from "../git/advertise.ts";
@@ -29,9 +29,12 @@ export const gitHosting = createMiddleware<AppEnv>(async (c, next) => {
   const m = path ? ROUTE.exec(path) : null;
   if (!m) return next();
   const [, slug, action] = m as unknown as [string, string, string];
-  const { account, project } = await authorizeRepo(c.get("config"), c.req.header("authorization"), slug);
-  c.set("accountId", account.id);
+  const access = await authorizeRepo(c.env, c.get("config"), c.req.header("authorization"), slug);
+  const { project } = access;
+  if (access.account) c.set("accountId", access.account.id);
   c.set("projectSlug", project.slug);
+  const pushing = action === "git-receive-pack" || url.searchParams.get("service") === "git-receive-pack";
+  if (pushing && !access.canPush) throw new ApiError(403, "Deploy tokens can clone and fetch but not push; push with your account's API key.", { code: "read_only" });
   const store = await new RepoStore(c.env, project.id, project.slug).open();
   const noCache = { "Cache-Control": "no-cache, max-age=0, must-revalidate" };
 
@@ -52,7 +55,7 @@ export const gitHosting = createMiddleware<AppEnv>(async (c, next) => {
   const headers = { "Content-Type": `application/x-${action}-result`, ...noCache };
   try {
     if (action === "git-receive-pack") {
-      const report = await receivePack(store, body, `git:${account.id}`);
+      const report = await receivePack(store, body, access.actor);
       if (store.snapshot.packs.length + 1 >= COMPACT_AT_PACKS) c.executionCtx.waitUntil(compactInBackground(c.env, project));
       return new Response(report, { headers });
     }
