@@ -105,6 +105,12 @@ describe.each(["0", "2"] as const)("git hosting over protocol v%s: history chang
     expect(await gitOk(join(work, "tagged"), "rev-parse", "v1.0^{commit}")).toBe(feature);
     expect(await gitOk(join(work, "tagged"), "cat-file", "-t", "v1.0")).toBe("tag");
 
+    // A new branch at a commit the server already has: the pack carries no objects.
+    const copy = await git(repo, "push", "origin", "feature:refs/heads/copy");
+    expect(copy.code, copy.stderr).toBe(0);
+    expect(await gitOk(repo, "ls-remote", "origin", "refs/heads/copy")).toBe(`${feature}\trefs/heads/copy`);
+    await gitOk(repo, "push", "-q", "origin", "--delete", "copy");
+
     const del = await git(repo, "push", "origin", "--delete", "feature");
     expect(del.code, del.stderr).toBe(0);
     remote = await gitOk(repo, "ls-remote", "origin");
