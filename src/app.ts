@@ -14,6 +14,10 @@ import { adminRoutes } from "./routes/admin.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { devRoutes } from "./routes/dev.ts";
 import { kvRoutes } from "./routes/kv.ts";
+import { gitHosting } from "./routes/git-http.ts";
+import { gitFileRoutes } from "./routes/git-files.ts";
+import { gitWebhookRoutes } from "./routes/git-webhooks.ts";
+import { gitDeployTokenRoutes } from "./routes/git-deploy-tokens.ts";
 
 /** The base of the project API ({base_url}); the major version is in the path. */
 export const BASE_PATH = "/v1/project";
@@ -31,9 +35,11 @@ const projectApi = createRouter();
 projectApi.use("*", jsonBodyLimit, apiKeyAuth);
 projectApi.route("/", projectRoutes).route("/", sqlRoutes).route("/", ticketRoutes);
 projectApi.route("/", kvRoutes);
+projectApi.route("/", gitFileRoutes).route("/", gitWebhookRoutes).route("/", gitDeployTokenRoutes);
 
 export const app = createRouter();
 app.use("*", requestContext, corsPolicy);
+app.use("*", gitHosting);
 
 app.use("/api/*", jsonBodyLimit);
 app.use("/admin/*", jsonBodyLimit);
