@@ -1,4 +1,4 @@
--- Object storage and static sites live in R2 under p/<project id>/; this table keeps the
+-- Object storage and static sites live in R2 under projects/<project id>/{objects,site}/; this table keeps the
 -- measured total per project (re-measured by listing R2 when older than
 -- STORAGE_USAGE_TTL_SECONDS, or at once after a write the Worker sees) and the admin's
 -- per-project override of the plan's storage limit.

@@ -18,6 +18,10 @@ import { serveSites } from "./sites/serve-site.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { devRoutes } from "./routes/dev.ts";
 import { kvRoutes } from "./routes/kv.ts";
+import { gitHosting } from "./routes/git-http.ts";
+import { gitFileRoutes } from "./routes/git-files.ts";
+import { gitWebhookRoutes } from "./routes/git-webhooks.ts";
+import { gitDeployTokenRoutes } from "./routes/git-deploy-tokens.ts";
 
 /** The base of the project API ({base_url}); the major version is in the path. */
 export const BASE_PATH = "/v1/project";
@@ -36,11 +40,14 @@ projectApi.use("*", jsonBodyLimit, apiKeyAuth);
 projectApi.route("/", projectRoutes).route("/", sqlRoutes).route("/", ticketRoutes);
 projectApi.route("/", storageRoutes).route("/", siteRoutes);
 projectApi.route("/", kvRoutes);
+projectApi.route("/", gitFileRoutes).route("/", gitWebhookRoutes).route("/", gitDeployTokenRoutes);
 
 export const app = createRouter();
 app.use("*", requestContext, corsPolicy);
 // Requests to a project's site address ({site_url}) are the site's, not the API's.
 app.use("*", serveSites);
+// Then git's smart HTTP requests under GIT_ROOT.
+app.use("*", gitHosting);
 
 app.use("/api/*", jsonBodyLimit);
 app.use("/admin/*", jsonBodyLimit);

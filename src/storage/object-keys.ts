@@ -5,13 +5,18 @@ import { badRequest } from "../errors.ts";
  * own prefix, and user paths are checked before they are joined to it, so no path can
  * name another project's object.
  *
- *   p/<project id>/objects/<path>   object storage (POST /{slug}/storage/upload …)
- *   p/<project id>/site/<path>      the static site (POST /{slug}/files …)
+ *   projects/<project id>/objects/<path>   object storage (POST /{slug}/storage/upload …)
+ *   projects/<project id>/site/<path>      the static site (POST /{slug}/files …)
+ *
+ * (Git packs live beside them under projects/<project id>/git/, see src/git/.)
  */
 
 export type Area = "objects" | "site";
 
-/** Longest user path in UTF-8 bytes: S3 keys stop at 1024, and the prefix takes 47. */
+/** Areas whose bytes count as the project's storage. */
+export const AREAS: readonly Area[] = ["objects", "site"];
+
+/** Longest user path in UTF-8 bytes: S3 keys stop at 1024, and the prefix takes 54. */
 export const MAX_PATH_BYTES = 900;
 const MAX_SEGMENT_BYTES = 255;
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -49,7 +54,7 @@ export function checkedPrefix(prefix: string): string {
 }
 
 export function projectPrefix(projectId: string): string {
-  return `p/${projectId}/`;
+  return `projects/${projectId}/`;
 }
 
 export function areaPrefix(projectId: string, area: Area): string {
@@ -63,6 +68,6 @@ export function objectKey(projectId: string, area: Area, path: string): string {
 
 /** Which project and area an R2 key belongs to (used by the local S3 endpoint after a write). */
 export function parseKey(key: string): { projectId: string; area: Area; path: string } | null {
-  const m = key.match(/^p\/([0-9a-f-]{36})\/(objects|site)\/(.+)$/);
+  const m = key.match(/^projects\/([0-9a-f-]{36})\/(objects|site)\/(.+)$/);
   return m ? { projectId: m[1]!, area: m[2] as Area, path: m[3]! } : null;
 }

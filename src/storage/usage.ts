@@ -3,11 +3,11 @@ import { PLANS } from "../config/plans.ts";
 import { controlPlane } from "../platform/db.ts";
 import { notFound, planLimit } from "../errors.ts";
 import type { Project } from "../projects/projects.ts";
-import { projectPrefix } from "./object-keys.ts";
+import { AREAS, areaPrefix } from "./object-keys.ts";
 
 /**
  * Storage usage of a project: the sum of the sizes of its R2 objects (object storage and
- * site together), counted by listing its prefix. The total is kept in project_storage
+ * site together; git packs are not counted), counted by listing their prefixes. The total is kept in project_storage
  * and trusted for STORAGE_USAGE_TTL_SECONDS; a write or delete the Worker performs marks
  * it stale so the next check lists again. Uploads that go straight to R2 in production
  * are counted at the next measurement, at most the TTL later.
@@ -22,19 +22,21 @@ async function readRow(config: EnvVars, projectId: string): Promise<Row | null> 
   return rows[0] ?? null;
 }
 
-/** Lists every object under the project's prefix and adds up their sizes. */
+/** Lists every object of the project's storage areas and adds up their sizes. */
 export async function measureStorage(bucket: R2Bucket, projectId: string): Promise<{ bytes: number; count: number }> {
   let bytes = 0;
   let count = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await bucket.list({ prefix: projectPrefix(projectId), cursor, limit: 1000 });
-    for (const o of page.objects) {
-      bytes += o.size;
-      count++;
-    }
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor);
+  for (const area of AREAS) {
+    let cursor: string | undefined;
+    do {
+      const page = await bucket.list({ prefix: areaPrefix(projectId, area), cursor, limit: 1000 });
+      for (const o of page.objects) {
+        bytes += o.size;
+        count++;
+      }
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor);
+  }
   return { bytes, count };
 }
 

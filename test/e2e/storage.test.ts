@@ -95,7 +95,7 @@ describe("object storage through presigned URLs", () => {
   });
 
   it("refuses an expired URL (403), signed by boto3 an hour ago", async () => {
-    const key = `p/${projectId}/objects/old.txt`;
+    const key = `projects/${projectId}/objects/old.txt`;
     const url = await boto3Presign(key, "put", { contentType: "text/plain", expires: 60, signedAt: Math.floor(Date.now() / 1000) - 3600 });
     const res = await fetch(url, { method: "PUT", headers: { "Content-Type": "text/plain" }, body: "late" });
     expect(res.status).toBe(403);
@@ -103,7 +103,7 @@ describe("object storage through presigned URLs", () => {
   });
 
   it("accepts PUT and GET URLs presigned by boto3, the reference S3 client", async () => {
-    const key = `p/${projectId}/objects/from boto3/a+b.json`;
+    const key = `projects/${projectId}/objects/from boto3/a+b.json`;
     const putUrl = await boto3Presign(key, "put", { contentType: "application/json" });
     const put = await fetch(putUrl, { method: "PUT", headers: { "Content-Type": "application/json" }, body: '{"ok":true}' });
     expect(put.status).toBe(200);
