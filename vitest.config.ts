@@ -28,7 +28,8 @@ export default defineConfig({
             },
           }),
         ],
-        test: { name: "worker", include: ["test/worker/**/*.test.ts"] },
+        // Generous timeout: the first test of a file also pays for starting its isolate, slow on a busy 2-core machine.
+        test: { name: "worker", include: ["test/worker/**/*.test.ts"], testTimeout: 30_000 },
       },
       {
         test: {
