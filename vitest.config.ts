@@ -4,7 +4,8 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 // Three kinds of test, one command (`npm test`):
 //   worker — unit tests inside workerd, the runtime the Worker ships on;
 //   local  — Node tests of the local stand-ins (Postgres, the Neon proxy);
-//   e2e    — the whole local stack started once, driven by real clients.
+//   e2e    — the whole local stack started once, driven by real clients;
+//   runner — the container-runner in Node, with real git repositories and apps.
 export default defineConfig({
   test: {
     projects: [
@@ -38,6 +39,9 @@ export default defineConfig({
       },
       {
         test: { name: "local", include: ["test/local/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 120_000 },
+      },
+      {
+        test: { name: "runner", include: ["container-runner/test/**/*.test.ts"], environment: "node", testTimeout: 180_000, hookTimeout: 60_000 },
       },
     ],
   },
