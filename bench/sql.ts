@@ -4,7 +4,7 @@
 // only: nothing here passes or fails on time.
 import { spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { startStack, type RunningStack } from "../local/stack.ts";
 import type { ClientReport, LoadJob, PgTarget } from "./load-client.ts";
@@ -26,6 +26,7 @@ const log = (part: string, line: string) => {
   if (stackLog.length > 60) stackLog.shift();
 };
 
+const loadBefore = loadavg()[0]!;
 await rm(DATA_DIR, { recursive: true, force: true });
 console.log(`starting the local stack (state in ${DATA_DIR}) …`);
 let stack: RunningStack | undefined;
@@ -113,7 +114,9 @@ function runClient(job: LoadJob): Promise<ClientReport> {
 function printReport(sections: Section[], workerPeak: TreeRss | undefined, directClientPeak: number): void {
   const cpu = cpus();
   console.log(`\nSQL "select 1", ${REQUESTS} requests per row after ${WARMUP} warm-up, all on 127.0.0.1`);
-  console.log(`${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model.trim() ?? "CPU"}, Node ${process.version}\n`);
+  console.log(`${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model.trim() ?? "CPU"}, Node ${process.version}`);
+  // Other work on the machine shares its cores with every process measured here.
+  console.log(`load average (1 min): ${loadBefore.toFixed(1)} before the run, ${loadavg()[0]!.toFixed(1)} after\n`);
   const line = (cells: string[]) => console.log(cells[0]!.padEnd(40) + cells.slice(1).map((c) => c.padStart(10)).join(""));
   const row = (label: string, r: ClientReport) => line([label, r.perSecond.toFixed(0), r.p50Ms.toFixed(2), r.p99Ms.toFixed(2)]);
   line(["", "req/s", "p50 ms", "p99 ms"]);
