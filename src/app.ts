@@ -11,6 +11,8 @@ import { projectRoutes } from "./routes/projects.ts";
 import { sqlRoutes } from "./routes/sql.ts";
 import { ticketRoutes } from "./routes/tickets.ts";
 import { adminRoutes } from "./routes/admin.ts";
+import { deployRoutes } from "./routes/deploy.ts";
+import { runnerCallbackRoutes } from "./routes/runner-callback.ts";
 
 /** The base of the project API ({base_url}); the major version is in the path. */
 export const BASE_PATH = "/v1/project";
@@ -27,6 +29,7 @@ const jsonBodyLimit = bodyLimit({
 const projectApi = createRouter();
 projectApi.use("*", jsonBodyLimit, apiKeyAuth);
 projectApi.route("/", projectRoutes).route("/", sqlRoutes).route("/", ticketRoutes);
+projectApi.route("/", deployRoutes);
 
 export const app = createRouter();
 app.use("*", requestContext, corsPolicy);
@@ -36,6 +39,8 @@ app.use("/admin/*", jsonBodyLimit);
 app.route("/api/auth", accountRoutes);
 app.route(BASE_PATH, projectApi);
 app.route("/admin", adminRoutes);
+app.use("/internal/*", jsonBodyLimit);
+app.route("/internal/runner", runnerCallbackRoutes);
 
 app.get("/health", (c) => c.json({ ok: true }));
 app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-API-Key" });

@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { Account } from "./accounts/accounts.ts";
 import type { Project } from "./projects/projects.ts";
 import type { RateLimiter } from "../durable-objects/rate-limiter.ts";
+import type { DeployCoordinator } from "../durable-objects/deploy-coordinator.ts";
+import type { DeployQueueMessage } from "./deploy/queue-message.ts";
 
 /**
  * The Worker's configuration: wrangler.toml [vars] plus secrets. Checked once per
@@ -32,12 +34,22 @@ export const EnvVars = z.object({
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters"),
   /** Seconds a measured database size is trusted before it is measured again. */
   DB_SIZE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+  /** The container-runner's job API; the deploy queue's consumer hands jobs to it. */
+  RUNNER_URL: z.string().url(),
+  /** Shared with the container-runner: signs jobs and its status reports (HMAC-SHA256). */
+  RUNNER_SECRET: z.string().min(32, "RUNNER_SECRET must be at least 32 characters"),
+  /** A deployed app's address, `{slug}` replaced: https://{slug}.slipway.app */
+  APP_URL_TEMPLATE: z.string().includes("{slug}"),
+  /** A deploy whose runner has not reported for this long ends failed. */
+  DEPLOY_STALE_SECONDS: z.coerce.number().int().min(5).default(120),
 });
 export type EnvVars = z.infer<typeof EnvVars>;
 
 export type Bindings = EnvVars & {
   BUCKET: R2Bucket;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  DEPLOY_COORDINATOR: DurableObjectNamespace<DeployCoordinator>;
+  DEPLOY_QUEUE: Queue<DeployQueueMessage>;
 };
 
 export type AppEnv = {

@@ -13,6 +13,8 @@ export const RunnerConfig = z.object({
   /** The public address of an app, reported to the Worker; `{slug}` and `{port}` are filled in. */
   RUNNER_APP_URL_TEMPLATE: z.string().includes("{slug}").default("http://{slug}.localhost:{port}"),
   RUNNER_READY_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
+  /** While a deploy runs, a `building` report repeats this often so the Worker knows the runner lives. */
+  RUNNER_HEARTBEAT_SECONDS: z.coerce.number().positive().default(15),
   RUNNER_BUILD_TIMEOUT_SECONDS: z.coerce.number().positive().default(600),
   RUNNER_CLONE_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
   RUNNER_CLONE_MAX_MB: z.coerce.number().positive().default(200),

@@ -92,15 +92,18 @@ export class Deployer {
     const log = (line: string) => this.deps.logs.write(job.deployment_id, "runner", line);
     await this.report(job.callback_url, { ...base, status: "building" });
     for (const note of this.deps.backend.describe()) log(note);
+    const heartbeat = setInterval(() => void this.deps.reporter.report(job.callback_url, { ...base, status: "building", detail: "still building" }), this.deps.config.RUNNER_HEARTBEAT_SECONDS * 1000);
     let built: Built | undefined;
     let app: AppHandle | undefined;
     try {
       built = await buildDeployment(job, { ...this.deps, signal: abort.signal, dir: this.appDir(job.project, job.deployment_id), cacheDir: this.cacheDir(job.project) });
       app = await this.launch(built, abort.signal);
+      clearInterval(heartbeat);
       this.swapIn(state, built, app);
       state.building = undefined;
       await this.report(job.callback_url, { ...base, status: "running", url: this.deps.appUrl(job.project), commit: built.commit, stack: built.plan.stack });
     } catch (err) {
+      clearInterval(heartbeat);
       if (state.building?.deploymentId === job.deployment_id) state.building = undefined;
       await app?.stop();
       await this.discard(job.deployment_id, job.project);

@@ -21,7 +21,9 @@ export class StatusReporter {
   }
 
   report(callbackUrl: string, report: Omit<StatusReport, "at" | "seq">): Promise<void> {
-    const full: StatusReport = { ...report, at: new Date().toISOString(), seq: ++this.seq };
+    // Microseconds of the runner's clock, strictly increasing: a restarted runner still orders after itself.
+    this.seq = Math.max(this.seq + 1, Date.now() * 1000);
+    const full: StatusReport = { ...report, at: new Date().toISOString(), seq: this.seq };
     const key = report.deployment_id;
     const next = (this.chains.get(key) ?? Promise.resolve()).then(() => this.deliver(callbackUrl, full));
     this.chains.set(key, next);

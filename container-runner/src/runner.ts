@@ -37,7 +37,7 @@ export async function startRunner(config: RunnerConfig, log: (line: string) => v
   const deployer = new Deployer({ config: { ...config, RUNNER_DATA_DIR: dataDir }, backend, logs, reporter, toolchains, staticServer: STATIC_SERVER, appUrl: (slug) => appUrl(config, slug, port) });
   let port = config.RUNNER_PORT;
   const toolchainSummary = Object.fromEntries(Object.entries(toolchains).map(([k, t]) => [k, t!.version]));
-  const server = createRunnerServer({ config, deployer, logs, health: () => ({ ok: true, backend: backend.name, isolation: backend.describe(), toolchains: toolchainSummary }) });
+  const server = createRunnerServer({ config, deployer, logs, health: () => ({ ok: true, pid: process.pid, backend: backend.name, isolation: backend.describe(), toolchains: toolchainSummary }) });
   await new Promise<void>((ok, fail) => server.once("error", fail).listen(config.RUNNER_PORT, config.RUNNER_HOST, ok));
   port = (server.address() as AddressInfo).port;
   log(`backend: ${backend.name}`);
