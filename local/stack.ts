@@ -72,6 +72,7 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; log
         JWT_SECRET: secrets.JWT_SECRET,
         ENCRYPTION_KEY: secrets.ENCRYPTION_KEY,
         ADMIN_TOKEN: secrets.ADMIN_TOKEN,
+        EMAIL_PROVIDER: "outbox",
         RUNNER_URL: runner.url,
         RUNNER_SECRET: secrets.RUNNER_SECRET,
         APP_URL_TEMPLATE: appUrlTemplate,

@@ -11,6 +11,8 @@ import { projectRoutes } from "./routes/projects.ts";
 import { sqlRoutes } from "./routes/sql.ts";
 import { ticketRoutes } from "./routes/tickets.ts";
 import { adminRoutes } from "./routes/admin.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { devRoutes } from "./routes/dev.ts";
 import { deployRoutes } from "./routes/deploy.ts";
 import { runnerCallbackRoutes } from "./routes/runner-callback.ts";
 
@@ -37,13 +39,17 @@ app.use("*", requestContext, corsPolicy);
 app.use("/api/*", jsonBodyLimit);
 app.use("/admin/*", jsonBodyLimit);
 app.route("/api/auth", accountRoutes);
+// End-user auth is mounted before projectApi: some of its routes take a publishable key instead of X-API-Key.
+app.route(BASE_PATH, authRoutes);
 app.route(BASE_PATH, projectApi);
 app.route("/admin", adminRoutes);
+app.route("/dev", devRoutes);
 app.use("/internal/*", jsonBodyLimit);
 app.route("/internal/runner", runnerCallbackRoutes);
 
 app.get("/health", (c) => c.json({ ok: true }));
 app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-API-Key" });
+app.openAPIRegistry.registerComponent("securitySchemes", "PublishableKey", { type: "apiKey", in: "header", name: "X-Publishable-Key" });
 app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
 app.doc31("/openapi.json", (c) => ({
   openapi: "3.1.0",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Account } from "./accounts/accounts.ts";
 import type { Project } from "./projects/projects.ts";
 import type { RateLimiter } from "../durable-objects/rate-limiter.ts";
+import type { AuthTokens } from "../durable-objects/auth-tokens.ts";
 import type { DeployCoordinator } from "../durable-objects/deploy-coordinator.ts";
 import type { DeployQueueMessage } from "./deploy/queue-message.ts";
 
@@ -34,6 +35,12 @@ export const EnvVars = z.object({
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters"),
   /** Seconds a measured database size is trusted before it is measured again. */
   DB_SIZE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+  /** How end-user auth emails leave: "outbox" keeps them for GET /dev/outbox (local), "http" posts to EMAIL_HTTP_URL. */
+  EMAIL_PROVIDER: z.enum(["outbox", "http"]).default("http"),
+  /** The HTTP email API (Resend-compatible: {from, to, subject, text, html}, bearer EMAIL_HTTP_TOKEN). */
+  EMAIL_HTTP_URL: z.string().default("https://api.resend.com/emails"),
+  EMAIL_HTTP_TOKEN: z.string().default(""),
+  EMAIL_FROM: z.string().default("Slipway <no-reply@slipway.dev>"),
   /** The container-runner's job API; the deploy queue's consumer hands jobs to it. */
   RUNNER_URL: z.string().url(),
   /** Shared with the container-runner: signs jobs and its status reports (HMAC-SHA256). */
@@ -48,6 +55,7 @@ export type EnvVars = z.infer<typeof EnvVars>;
 export type Bindings = EnvVars & {
   BUCKET: R2Bucket;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  AUTH_TOKENS: DurableObjectNamespace<AuthTokens>;
   DEPLOY_COORDINATOR: DurableObjectNamespace<DeployCoordinator>;
   DEPLOY_QUEUE: Queue<DeployQueueMessage>;
 };

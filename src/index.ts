@@ -3,6 +3,7 @@ import type { Bindings } from "./env.ts";
 import { consumeDeployJobs, consumeDeadDeployJobs } from "./deploy/queue-consumer.ts";
 
 export { RateLimiter } from "../durable-objects/rate-limiter.ts";
+export { AuthTokens } from "../durable-objects/auth-tokens.ts";
 export { DeployCoordinator } from "../durable-objects/deploy-coordinator.ts";
 
 export default {

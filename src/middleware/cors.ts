@@ -24,7 +24,7 @@ export function isAllowedOrigin(origin: string, sitesDomain: string): boolean {
 export const corsPolicy: MiddlewareHandler<AppEnv> = (c, next) =>
   cors({
     origin: (origin) => (isAllowedOrigin(origin, c.get("config").SITES_DOMAIN) ? origin : null),
-    allowHeaders: ["Content-Type", "Authorization", "X-API-Key", "X-Request-Id"],
+    allowHeaders: ["Content-Type", "Authorization", "X-API-Key", "X-Request-Id", "X-Publishable-Key"],
     allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     exposeHeaders: ["X-Request-Id", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
     maxAge: 600,

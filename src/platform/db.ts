@@ -25,6 +25,12 @@ export function controlPlane(config: EnvVars): Sql {
   return neon(config.DATABASE_URL);
 }
 
+/** Any database (a project's own, say) over SQL-over-HTTP: one round trip a query, no session. */
+export function databaseOverHttp(config: EnvVars, connectionString: string): Sql {
+  configureDriver(config);
+  return neon(connectionString);
+}
+
 /**
  * A session over Neon's WebSocket protocol, for what HTTP cannot do: several statements
  * in one query, session settings, DDL outside a transaction. Always closed by `fn`'s end.

@@ -4,6 +4,7 @@ import { createProject, listProjects, projectDatabase, projectView } from "../pr
 import { PLANS } from "../config/plans.ts";
 import { WANTED_EXTENSIONS } from "../projects/provisioner.ts";
 import { projectScope } from "../middleware/project-scope.ts";
+import { authSummary } from "../auth/auth-settings.ts";
 
 // {base_url}: GET /projects  POST /projects  GET /{slug}/info  GET /{slug}/credentials
 
@@ -18,6 +19,7 @@ const CreatedProject = ProjectSummary.extend({ database: DatabaseRef.extend({ pa
 const ProjectInfo = ProjectSummary.extend({
   extensions: z.object({ installed: z.array(z.string()), unavailable: z.array(z.string()) }),
   limits: z.object({ database_bytes: z.number(), storage_bytes: z.number(), sql_queries_per_hour: z.number(), key_value_bytes: z.number().nullable() }),
+  auth: z.object({ publishable_key: z.string(), jwks_url: z.string().url(), issuer: z.string().url() }).openapi({ description: "End-user auth: the browser-safe key of the project's app and where its tokens are verified" }),
 }).openapi("ProjectInfo");
 const CredentialsView = z
   .object({ connection_string: z.string(), host: z.string(), port: z.number().int(), database: z.string(), user: z.string(), password: z.string(), sslmode: z.string() })
@@ -49,7 +51,7 @@ export const projectRoutes = createRouter()
   )
   .openapi(
     createRoute({ method: "get", path: "/{slug}/info", tags: ["Projects"], summary: "Project details", security: ApiKeySecurity, middleware: [projectScope] as const, request: { params: SlugParam }, responses: { 200: json(ProjectInfo, "Plan, status, dates, database, extensions and limits"), ...errors(401, 404) } }),
-    (c) => {
+    async (c) => {
       const project = c.get("project")!;
       const plan = PLANS[project.plan];
       return c.json(
@@ -57,6 +59,7 @@ export const projectRoutes = createRouter()
           ...projectView(c.get("config"), project),
           extensions: { installed: project.extensions, unavailable: WANTED_EXTENSIONS.filter((e) => !project.extensions.includes(e)) },
           limits: { database_bytes: project.db_limit_bytes === null ? plan.databaseBytes : Number(project.db_limit_bytes), storage_bytes: plan.storageBytes, sql_queries_per_hour: plan.sqlQueriesPerHour, key_value_bytes: plan.kvBytes },
+          auth: await authSummary(c.get("config"), project),
         },
         200,
       );

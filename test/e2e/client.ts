@@ -79,3 +79,26 @@ export async function newProject(account: TestAccount, name = "Test Project"): P
 export function sql(account: TestAccount, slug: string, query: string, params?: unknown[]): Promise<Reply> {
   return account.api("POST", `/${slug}/sql`, params === undefined ? { query } : { query, params });
 }
+
+/** Calls {base_url}/{slug}/auth{path} as the project's app in a browser would: with its publishable key. */
+export function asApp(slug: string, publishableKey: string) {
+  return (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    request(method, `${BASE}/${slug}/auth${path}`, { body, headers: { "X-Publishable-Key": publishableKey, ...headers } });
+}
+
+/** The emails the local outbox holds for an address, oldest first. */
+export async function outbox(to: string): Promise<{ to: string; subject: string; text: string; html: string; created_at: string }[]> {
+  const reply = await request("GET", `${apiRoot}/dev/outbox?to=${encodeURIComponent(to)}`);
+  if (reply.status !== 200) throw new Error(`outbox: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body.messages;
+}
+
+/** Waits for the `count`-th email to an address (some are delivered after the response). */
+export async function waitForEmail(to: string, count = 1): Promise<{ to: string; subject: string; text: string; html: string; created_at: string }> {
+  for (let i = 0; i < 200; i++) {
+    const messages = await outbox(to);
+    if (messages.length >= count) return messages[count - 1]!;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no email #${count} for ${to} arrived`);
+}
