@@ -26,6 +26,8 @@ export async function cloneRepository(opts: {
   await git(["-c", "core.hooksPath=/dev/null", "-c", "submodule.recurse=false", ...policy, "clone", "--depth", "1", "--single-branch", "--branch", opts.branch, "--no-tags", "--", opts.url, opts.dest], opts);
   const size = await directorySize(opts.dest);
   if (size > opts.maxBytes) throw new CloneError(`The repository is ${Math.ceil(size / 1048576)} MB, over the ${Math.floor(opts.maxBytes / 1048576)} MB limit for a deploy.`);
+  // The clone URL may carry a token: keep it out of the checkout the app can read.
+  await git(["-C", opts.dest, "remote", "remove", "origin"], opts);
   const commit = (await git(["-C", opts.dest, "rev-parse", "HEAD"], opts)).trim();
   opts.log(`checked out ${commit}`);
   return commit;

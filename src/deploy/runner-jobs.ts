@@ -4,10 +4,23 @@ import { PLANS } from "../config/plans.ts";
 import { findProjectBySlug, projectDatabase } from "../projects/projects.ts";
 import { findDeployment } from "./deployments.ts";
 import { getDeploySettings } from "./settings.ts";
+import { revealApiKey } from "../accounts/accounts.ts";
 import type { DeployQueueMessage } from "./queue-message.ts";
 
 /** Thrown when a job can never be handed over (its project or deployment is gone). */
 export class JobGone extends Error {}
+
+/**
+ * The platform's git host takes HTTP Basic with the account's API key as password; the key
+ * is added at hand-over (so a regenerated key is used by the next retry) and the runner
+ * strips it from the checkout and its logs.
+ */
+async function withGitCredentials(config: EnvVars, repoUrl: string, accountId: string): Promise<string> {
+  const url = new URL(repoUrl);
+  url.username = "deploy";
+  url.password = (await revealApiKey(config, accountId)).key;
+  return url.toString();
+}
 
 /** Where the runner sends its signed status reports. */
 export function callbackUrl(config: EnvVars): string {
@@ -31,7 +44,7 @@ export async function runnerJobFor(config: EnvVars, message: DeployQueueMessage)
   return {
     ...base,
     action: "deploy",
-    repo_url: deployment.repo_url,
+    repo_url: deployment.external ? deployment.repo_url : await withGitCredentials(config, deployment.repo_url, project.account_id),
     branch: deployment.branch,
     external: deployment.external,
     limits: { memory_mb: Math.round(plan.containerRamBytes / 1024 / 1024), cpus: plan.containerCpu },
