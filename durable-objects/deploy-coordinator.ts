@@ -3,7 +3,7 @@ import type { Bindings } from "../src/env.ts";
 import { loadConfig } from "../src/env.ts";
 import type { StatusReport } from "../container-runner/src/protocol.ts";
 import {
-  applyReport, createDeployment, currentDeployment, destroyDeployments, setDeploymentStatus, IN_PROGRESS, type Deployment,
+  applyReport, createDeployment, currentDeployment, destroyDeployments, hasDeploymentOfCommit, setDeploymentStatus, IN_PROGRESS, type Deployment, type NewDeployment,
 } from "../src/deploy/deployments.ts";
 import type { DeployQueueMessage } from "../src/deploy/queue-message.ts";
 
@@ -43,11 +43,16 @@ export class DeployCoordinator extends DurableObject<Bindings> {
     return loadConfig(this.env as unknown as Record<string, unknown>);
   }
 
-  /** Creates a pending deployment and queues its job. */
-  deploy(project: ProjectRef, input: { repoUrl: string; branch: string; external: boolean; trigger: Deployment["trigger"] }): Promise<Deployment> {
+  /**
+   * Creates a pending deployment and queues its job. With `onlyOnce`, a commit that already
+   * has a deployment is not deployed again (null): a file push with deploy true also
+   * produces a push event.
+   */
+  deploy(project: ProjectRef, input: NewDeployment, opts: { onlyOnce?: boolean } = {}): Promise<Deployment | null> {
     return this.serial(async () => {
+      if (opts.onlyOnce && input.sourceCommit && (await hasDeploymentOfCommit(this.config, project.id, input.sourceCommit))) return null;
       this.ctx.storage.kv.put("project", project);
-      const deployment = await createDeployment(this.config, { projectId: project.id, ...input });
+      const deployment = await createDeployment(this.config, project.id, input);
       const kept: OutboxJob[] = [];
       for (const job of this.outbox()) {
         if (job.sent) kept.push(job);

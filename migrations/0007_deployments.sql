@@ -12,6 +12,8 @@ create table deployments (
   repo_url text not null,
   branch text not null,
   external boolean not null default false,
+  -- The commit the trigger named (a file push or a git push), so one push deploys once.
+  source_commit text,
   commit_sha text,
   stack text,
   -- Why it failed, or what happened last, in words for the user.
@@ -22,12 +24,13 @@ create table deployments (
   updated_at timestamptz not null default now()
 );
 create index deployments_project_idx on deployments (project_id, created_at desc);
+create index deployments_source_commit_idx on deployments (project_id, source_commit) where source_commit is not null;
 
+-- git_webhook_id is not stored here: the project's GitRepo object keeps its webhooks.
 create table deploy_settings (
   project_id uuid primary key references projects (id) on delete cascade,
-  auto_deploy boolean not null default false,
-  -- The platform webhook's id in the project's git hosting, once registered.
-  git_webhook_id integer,
+  -- null: not chosen, which means on once the platform webhook is registered (the interface's rule).
+  auto_deploy boolean,
   -- The app's own environment variables: a JSON object, sealed (AES-256-GCM) like database passwords.
   env_sealed text,
   updated_at timestamptz not null default now()

@@ -3,36 +3,50 @@ import { ApiError, notFound } from "../errors.ts";
 import type { Project } from "../projects/projects.ts";
 import { coordinatorFor } from "./coordinator.ts";
 import { chooseRepository } from "./repo-url.ts";
-import { getDeploySettings, updateDeploySettings } from "./settings.ts";
-import type { Deployment } from "./deployments.ts";
+import { effectiveSettings, getStoredDeploySettings, updateDeploySettings, type DeploySettings } from "./settings.ts";
+import { ensurePlatformWebhook, platformWebhookIdOf } from "./git-hooks.ts";
+import { currentDeployment, type Deployment } from "./deployments.ts";
 
 const DEFAULT_BRANCH = "main";
 
 /**
  * Starts a deployment (pending) and queues it; the project's coordinator serializes it
- * with the project's other operations. The first deploy turns auto-deploy on.
+ * with the project's other operations. The first deploy registers the platform webhook
+ * in the project's repository, which turns auto-deploy on (until the user turns it off).
  */
 export async function startDeployment(
   env: Bindings,
   config: EnvVars,
   project: Project,
-  input: { repo_url?: string; branch?: string; trigger: Deployment["trigger"] },
+  input: { repo_url?: string; branch?: string; trigger: Deployment["trigger"]; sourceCommit?: string },
 ): Promise<Deployment> {
   const { repoUrl, external } = chooseRepository(config, project.slug, input.repo_url);
-  const deployment = await coordinatorFor(env, project.id).deploy({ id: project.id, slug: project.slug }, { repoUrl, branch: input.branch ?? DEFAULT_BRANCH, external, trigger: input.trigger });
-  await ensureDeployWebhook(config, project);
-  return deployment;
+  await ensurePlatformWebhook(env, project);
+  const deployment = await coordinatorFor(env, project.id).deploy({ id: project.id, slug: project.slug }, { repoUrl, branch: input.branch ?? DEFAULT_BRANCH, external, trigger: input.trigger, sourceCommit: input.sourceCommit });
+  return deployment!;
 }
 
 /**
- * The interface: the first deploy registers the git webhook and auto_deploy is true from
- * then on until the user turns it off. The webhook id comes from git hosting (issue #6);
- * until that is merged, git_webhook_id stays null and only the flag is set.
+ * A push to the project's repository (the platform webhook): deploys the pushed branch
+ * when auto_deploy is on and the branch is the one the project deploys, once per commit.
  */
-async function ensureDeployWebhook(config: EnvVars, project: Project): Promise<void> {
-  const settings = await getDeploySettings(config, project.id);
-  if (settings.git_webhook_id !== null || settings.auto_deploy) return;
-  await updateDeploySettings(config, project.id, { auto_deploy: true });
+export async function deployOnPush(env: Bindings, config: EnvVars, project: Project, push: { ref: string; after: string }): Promise<Deployment | null> {
+  const branch = push.ref.startsWith("refs/heads/") ? push.ref.slice("refs/heads/".length) : null;
+  if (!branch || /^0+$/.test(push.after)) return null; // a tag, or a deleted branch
+  const settings = await deploySettings(env, config, project);
+  if (!settings.auto_deploy) return null;
+  const current = await currentDeployment(config, project.id);
+  if (branch !== (current?.branch ?? DEFAULT_BRANCH)) return null;
+  const { repoUrl } = chooseRepository(config, project.slug, undefined);
+  return coordinatorFor(env, project.id).deploy({ id: project.id, slug: project.slug }, { repoUrl, branch, external: false, trigger: "webhook", sourceCommit: push.after }, { onlyOnce: true });
+}
+
+export async function deploySettings(env: Bindings, config: EnvVars, project: Project): Promise<DeploySettings> {
+  return effectiveSettings(await getStoredDeploySettings(config, project.id), await platformWebhookIdOf(env, project));
+}
+
+export async function changeDeploySettings(env: Bindings, config: EnvVars, project: Project, change: { auto_deploy?: boolean; env?: Record<string, string | null> }): Promise<DeploySettings> {
+  return effectiveSettings(await updateDeploySettings(config, project.id, change), await platformWebhookIdOf(env, project));
 }
 
 /** stop, start or restart the current deployment (202 once queued). */

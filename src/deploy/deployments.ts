@@ -11,6 +11,7 @@ export type Deployment = {
   repo_url: string;
   branch: string;
   external: boolean;
+  source_commit: string | null;
   commit_sha: string | null;
   stack: string | null;
   detail: string | null;
@@ -24,12 +25,20 @@ export const ENDED: DeploymentStatus[] = ["superseded", "destroyed"];
 /** States in which the runner still owes a report. */
 export const IN_PROGRESS: DeploymentStatus[] = ["pending", "building"];
 
-export async function createDeployment(config: EnvVars, input: { projectId: string; trigger: Deployment["trigger"]; repoUrl: string; branch: string; external: boolean }): Promise<Deployment> {
+export type NewDeployment = { trigger: Deployment["trigger"]; repoUrl: string; branch: string; external: boolean; sourceCommit?: string };
+
+export async function createDeployment(config: EnvVars, projectId: string, input: NewDeployment): Promise<Deployment> {
   const rows = await controlPlane(config).query(
-    `insert into deployments (project_id, trigger, repo_url, branch, external) values ($1, $2, $3, $4, $5) returning *`,
-    [input.projectId, input.trigger, input.repoUrl, input.branch, input.external],
+    `insert into deployments (project_id, trigger, repo_url, branch, external, source_commit) values ($1, $2, $3, $4, $5, $6) returning *`,
+    [projectId, input.trigger, input.repoUrl, input.branch, input.external, input.sourceCommit ?? null],
   );
   return rows[0] as Deployment;
+}
+
+/** Whether a deployment was already started for this commit (a file push with deploy true, then its push event). */
+export async function hasDeploymentOfCommit(config: EnvVars, projectId: string, commit: string): Promise<boolean> {
+  const rows = await controlPlane(config).query(`select 1 from deployments where project_id = $1 and source_commit = $2 limit 1`, [projectId, commit]);
+  return rows.length > 0;
 }
 
 export async function findDeployment(config: EnvVars, projectId: string, id: string): Promise<Deployment | null> {

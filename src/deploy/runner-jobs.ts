@@ -3,7 +3,7 @@ import type { RunnerJob } from "../../container-runner/src/protocol.ts";
 import { PLANS } from "../config/plans.ts";
 import { findProjectBySlug, projectDatabase } from "../projects/projects.ts";
 import { findDeployment } from "./deployments.ts";
-import { getDeploySettings } from "./settings.ts";
+import { getStoredDeploySettings } from "./settings.ts";
 import { revealApiKey } from "../accounts/accounts.ts";
 import type { DeployQueueMessage } from "./queue-message.ts";
 
@@ -39,7 +39,7 @@ export async function runnerJobFor(config: EnvVars, message: DeployQueueMessage)
   const deployment = await findDeployment(config, project.id, message.deployment_id);
   if (!deployment) throw new JobGone("the deployment no longer exists");
   const db = await projectDatabase(config, project);
-  const settings = await getDeploySettings(config, project.id);
+  const settings = await getStoredDeploySettings(config, project.id);
   const plan = PLANS[project.plan];
   return {
     ...base,

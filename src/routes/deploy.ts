@@ -3,10 +3,9 @@ import { createRouter, errors, json, ApiKeySecurity } from "./router.ts";
 import { projectScope } from "../middleware/project-scope.ts";
 import { SlugParam } from "./projects.ts";
 import { notFound } from "../errors.ts";
-import { startDeployment, controlDeployment, destroyDeployment } from "../deploy/deploy-service.ts";
+import { startDeployment, controlDeployment, destroyDeployment, deploySettings, changeDeploySettings } from "../deploy/deploy-service.ts";
 import { currentDeployment, findDeployment, listDeployments } from "../deploy/deployments.ts";
 import { deploymentView } from "../deploy/deployment-view.ts";
-import { getDeploySettings, updateDeploySettings } from "../deploy/settings.ts";
 import { fetchRunnerLogs } from "../deploy/runner-client.ts";
 
 // {base_url}: POST /{slug}/deploy  GET /{slug}/deploy/status  GET /{slug}/deploy/history
@@ -113,11 +112,11 @@ export const deployRoutes = createRouter()
   .openapi(control("start", "Start a stopped app"), async (c) => c.json(controlAnswer(await controlDeployment(c.env, c.get("project")!, "start"), "start"), 202))
   .openapi(
     createRoute({ method: "get", path: "/{slug}/settings", tags: ["Deployments"], summary: "Deployment settings", security: ApiKeySecurity, middleware: [projectScope] as const, request: { params: SlugParam }, responses: { 200: json(SettingsView, "Settings"), ...errors(401, 404) } }),
-    async (c) => c.json(settingsView(await getDeploySettings(c.get("config"), c.get("project")!.id)), 200),
+    async (c) => c.json(settingsView(await deploySettings(c.env, c.get("config"), c.get("project")!)), 200),
   )
   .openapi(
     createRoute({ method: "patch", path: "/{slug}/settings", tags: ["Deployments"], summary: "Change deployment settings", security: ApiKeySecurity, middleware: [projectScope] as const, request: { params: SlugParam, body: { required: true, content: { "application/json": { schema: SettingsPatch } } } }, responses: { 200: json(SettingsView, "Settings after the change"), ...errors(400, 401, 404) } }),
-    async (c) => c.json(settingsView(await updateDeploySettings(c.get("config"), c.get("project")!.id, c.req.valid("json"))), 200),
+    async (c) => c.json(settingsView(await changeDeploySettings(c.env, c.get("config"), c.get("project")!, c.req.valid("json"))), 200),
   );
 
 function controlAnswer(d: { id: string; status: string }, action: string) {

@@ -60,12 +60,10 @@ describe("deployments: the API around them", () => {
     expect(logs.body.logs).toMatch(/status: failed/);
   });
 
-  it("turns auto_deploy on at the first deploy; PATCH turns it off and keeps app variables secret", async () => {
+  it("PATCH /settings turns auto_deploy off and keeps app variables secret", async () => {
     const account = await newAccount();
     const { slug } = await newProject(account);
     expect((await account.api("GET", `/${slug}/settings`)).body).toEqual({ auto_deploy: false, git_webhook_id: null, env: [] });
-    await account.api("POST", `/${slug}/deploy`, {});
-    expect((await account.api("GET", `/${slug}/settings`)).body.auto_deploy).toBe(true);
     const patched = await account.api("PATCH", `/${slug}/settings`, { auto_deploy: false, env: { API_TOKEN: "s3cret", MODE: "prod" } });
     expect(patched.status).toBe(200);
     expect(patched.body).toEqual({ auto_deploy: false, git_webhook_id: null, env: ["API_TOKEN", "MODE"] });
@@ -86,7 +84,7 @@ describe("deployments: the API around them", () => {
       expect(reply.status, `${method} ${path}`).toBe(404);
       expect(JSON.stringify(reply.body)).not.toContain(started.body.deployment_id);
     }
-    expect((await owner.api("GET", `/${slug}/settings`)).body.auto_deploy).toBe(true);
+    expect((await owner.api("GET", `/${slug}/deploy/status`)).body.deployment_id).toBe(started.body.deployment_id);
   });
 
   it("refuses status reports that the runner did not sign", async () => {
