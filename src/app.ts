@@ -13,6 +13,7 @@ import { ticketRoutes } from "./routes/tickets.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { devRoutes } from "./routes/dev.ts";
+import { kvRoutes } from "./routes/kv.ts";
 import { deployRoutes } from "./routes/deploy.ts";
 import { runnerCallbackRoutes } from "./routes/runner-callback.ts";
 
@@ -31,6 +32,7 @@ const jsonBodyLimit = bodyLimit({
 const projectApi = createRouter();
 projectApi.use("*", jsonBodyLimit, apiKeyAuth);
 projectApi.route("/", projectRoutes).route("/", sqlRoutes).route("/", ticketRoutes);
+projectApi.route("/", kvRoutes);
 projectApi.route("/", deployRoutes);
 
 export const app = createRouter();

@@ -3,6 +3,7 @@ import type { Account } from "./accounts/accounts.ts";
 import type { Project } from "./projects/projects.ts";
 import type { RateLimiter } from "../durable-objects/rate-limiter.ts";
 import type { AuthTokens } from "../durable-objects/auth-tokens.ts";
+import type { KvStore } from "../durable-objects/kv-store.ts";
 import type { DeployCoordinator } from "../durable-objects/deploy-coordinator.ts";
 import type { DeployQueueMessage } from "./deploy/queue-message.ts";
 
@@ -56,6 +57,7 @@ export type Bindings = EnvVars & {
   BUCKET: R2Bucket;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   AUTH_TOKENS: DurableObjectNamespace<AuthTokens>;
+  KV_STORE: DurableObjectNamespace<KvStore>;
   DEPLOY_COORDINATOR: DurableObjectNamespace<DeployCoordinator>;
   DEPLOY_QUEUE: Queue<DeployQueueMessage>;
 };

@@ -37,6 +37,16 @@ export function describeZodError(error: ZodError): string {
     .join("; ");
 }
 
+/**
+ * A failure to reach Postgres (as opposed to an SQL error, which carries a SQLSTATE
+ * code): the driver could not connect, or the connection dropped mid-query.
+ */
+function isDatabaseConnectionFailure(err: unknown): boolean {
+  const e = err as { name?: string; code?: unknown; message?: string } | null;
+  if (!e || typeof e !== "object" || e.code) return false;
+  return e.name === "NeonDbError" || /Connection terminated|Network connection lost|connecting to database/i.test(e.message ?? "");
+}
+
 /** Writes every error as `{detail, code, request_id}` with no-store caching. */
 export function errorResponse(c: Context<AppEnv>, err: unknown): Response {
   const requestId = c.get("requestId") ?? "";
@@ -57,6 +67,11 @@ export function errorResponse(c: Context<AppEnv>, err: unknown): Response {
     status = err.status as ContentfulStatusCode;
     detail = err.message || "Request failed.";
     code = status === 401 ? "unauthorized" : "bad_request";
+  } else if (isDatabaseConnectionFailure(err)) {
+    status = 503;
+    detail = "The database is unavailable right now; retry in a few seconds.";
+    code = "database_unavailable";
+    console.error(JSON.stringify({ level: "warn", request_id: requestId, detail, cause: String((err as Error).message) }));
   } else {
     const e = err as Error;
     console.error(JSON.stringify({ level: "error", request_id: requestId, error: e?.message, stack: e?.stack }));

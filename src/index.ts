@@ -4,6 +4,7 @@ import { consumeDeployJobs, consumeDeadDeployJobs } from "./deploy/queue-consume
 
 export { RateLimiter } from "../durable-objects/rate-limiter.ts";
 export { AuthTokens } from "../durable-objects/auth-tokens.ts";
+export { KvStore } from "../durable-objects/kv-store.ts";
 export { DeployCoordinator } from "../durable-objects/deploy-coordinator.ts";
 
 export default {

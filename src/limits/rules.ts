@@ -28,3 +28,8 @@ export function magicLinksRule(project: Pick<Project, "id" | "plan">): RateRule 
 export function resetEmailsRule(project: Pick<Project, "id">, emailHash: string): RateRule {
   return { scope: `auth-reset-email:${project.id}:${emailHash}`, limit: 5, windowSeconds: 3600, what: "password-reset emails for this address per hour" };
 }
+
+/** Key-value operations per hour, counted per project in fixed clock hours (a pipeline counts each command). */
+export function kvOperationsRule(project: Pick<Project, "id" | "plan">): RateRule {
+  return { scope: `kv:${project.id}`, limit: PLANS[project.plan].kvOpsPerHour ?? 0, windowSeconds: 3600, what: `key-value operations per hour on the ${project.plan} plan` };
+}

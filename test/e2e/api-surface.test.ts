@@ -7,6 +7,8 @@ const PROJECT_ROUTES: [string, string, unknown?][] = [
   ["GET", "/{slug}/credentials"],
   ["POST", "/{slug}/sql", { query: "select 1" }],
   ["GET", "/{slug}/database/usage"],
+  ["POST", "/{slug}/redis/get", { key: "k" }],
+  ["GET", "/{slug}/redis/usage"],
 ];
 const ACCOUNT_ROUTES: [string, string, unknown?][] = [
   ["GET", "/projects"],
