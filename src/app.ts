@@ -14,6 +14,10 @@ import { adminRoutes } from "./routes/admin.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { devRoutes } from "./routes/dev.ts";
 import { kvRoutes } from "./routes/kv.ts";
+import { gitHosting } from "./routes/git-http.ts";
+import { gitFileRoutes } from "./routes/git-files.ts";
+import { gitWebhookRoutes } from "./routes/git-webhooks.ts";
+import { gitDeployTokenRoutes } from "./routes/git-deploy-tokens.ts";
 import { deployRoutes } from "./routes/deploy.ts";
 import { runnerCallbackRoutes } from "./routes/runner-callback.ts";
 
@@ -33,10 +37,12 @@ const projectApi = createRouter();
 projectApi.use("*", jsonBodyLimit, apiKeyAuth);
 projectApi.route("/", projectRoutes).route("/", sqlRoutes).route("/", ticketRoutes);
 projectApi.route("/", kvRoutes);
+projectApi.route("/", gitFileRoutes).route("/", gitWebhookRoutes).route("/", gitDeployTokenRoutes);
 projectApi.route("/", deployRoutes);
 
 export const app = createRouter();
 app.use("*", requestContext, corsPolicy);
+app.use("*", gitHosting);
 
 app.use("/api/*", jsonBodyLimit);
 app.use("/admin/*", jsonBodyLimit);

@@ -4,6 +4,7 @@ import type { Project } from "./projects/projects.ts";
 import type { RateLimiter } from "../durable-objects/rate-limiter.ts";
 import type { AuthTokens } from "../durable-objects/auth-tokens.ts";
 import type { KvStore } from "../durable-objects/kv-store.ts";
+import type { GitRepo, GitEventMessage } from "../durable-objects/git-repo.ts";
 import type { DeployCoordinator } from "../durable-objects/deploy-coordinator.ts";
 import type { DeployQueueMessage } from "./deploy/queue-message.ts";
 
@@ -58,6 +59,8 @@ export type Bindings = EnvVars & {
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   AUTH_TOKENS: DurableObjectNamespace<AuthTokens>;
   KV_STORE: DurableObjectNamespace<KvStore>;
+  GIT_REPO: DurableObjectNamespace<GitRepo>;
+  GIT_EVENTS: Queue<GitEventMessage>;
   DEPLOY_COORDINATOR: DurableObjectNamespace<DeployCoordinator>;
   DEPLOY_QUEUE: Queue<DeployQueueMessage>;
 };

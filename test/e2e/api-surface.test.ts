@@ -9,6 +9,17 @@ const PROJECT_ROUTES: [string, string, unknown?][] = [
   ["GET", "/{slug}/database/usage"],
   ["POST", "/{slug}/redis/get", { key: "k" }],
   ["GET", "/{slug}/redis/usage"],
+  ["POST", "/{slug}/git/files", { path: "a.txt", content: "YQ==", message: "m" }],
+  ["GET", "/{slug}/git/refs"],
+  ["GET", "/{slug}/git/tree"],
+  ["GET", "/{slug}/git/file?path=a.txt"],
+  ["GET", "/{slug}/git/log"],
+  ["GET", "/{slug}/git/webhooks"],
+  ["POST", "/{slug}/git/webhooks", { url: "https://example.test/hook" }],
+  ["DELETE", "/{slug}/git/webhooks/1"],
+  ["GET", "/{slug}/git/deploy-tokens"],
+  ["POST", "/{slug}/git/deploy-tokens", {}],
+  ["DELETE", "/{slug}/git/deploy-tokens/1"],
 ];
 const ACCOUNT_ROUTES: [string, string, unknown?][] = [
   ["GET", "/projects"],
