@@ -3,7 +3,7 @@ import type { Bindings } from "../src/env.ts";
 import { loadConfig } from "../src/env.ts";
 import type { StatusReport } from "../container-runner/src/protocol.ts";
 import {
-  applyReport, createDeployment, currentDeployment, destroyDeployments, hasDeploymentOfCommit, setDeploymentStatus, IN_PROGRESS, type Deployment, type NewDeployment,
+  applyReport, createDeployment, currentDeployment, destroyDeployments, deploymentOfCommit, setDeploymentStatus, IN_PROGRESS, type Deployment, type NewDeployment,
 } from "../src/deploy/deployments.ts";
 import type { DeployQueueMessage } from "../src/deploy/queue-message.ts";
 
@@ -44,13 +44,16 @@ export class DeployCoordinator extends DurableObject<Bindings> {
   }
 
   /**
-   * Creates a pending deployment and queues its job. With `onlyOnce`, a commit that already
-   * has a deployment is not deployed again (null): a file push with deploy true also
-   * produces a push event.
+   * Creates a pending deployment and queues its job. A commit that already has a
+   * deployment (`sourceCommit`) is not deployed twice: a file push with deploy true also
+   * produces a push event, whichever comes first wins and the other gets it back.
    */
-  deploy(project: ProjectRef, input: NewDeployment, opts: { onlyOnce?: boolean } = {}): Promise<Deployment | null> {
+  deploy(project: ProjectRef, input: NewDeployment): Promise<{ deployment: Deployment; created: boolean }> {
     return this.serial(async () => {
-      if (opts.onlyOnce && input.sourceCommit && (await hasDeploymentOfCommit(this.config, project.id, input.sourceCommit))) return null;
+      if (input.sourceCommit) {
+        const existing = await deploymentOfCommit(this.config, project.id, input.sourceCommit);
+        if (existing) return { deployment: existing, created: false };
+      }
       this.ctx.storage.kv.put("project", project);
       const deployment = await createDeployment(this.config, project.id, input);
       const kept: OutboxJob[] = [];
@@ -60,7 +63,7 @@ export class DeployCoordinator extends DurableObject<Bindings> {
       }
       this.saveOutbox([...kept, newJob("deploy", deployment.id)]);
       await this.pump(project);
-      return deployment;
+      return { deployment, created: true };
     });
   }
 

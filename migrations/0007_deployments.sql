@@ -33,5 +33,7 @@ create table deploy_settings (
   auto_deploy boolean,
   -- The app's own environment variables: a JSON object, sealed (AES-256-GCM) like database passwords.
   env_sealed text,
+  -- A read-only deploy token of the project's repository (git hosting), sealed: how the runner clones it.
+  clone_token_sealed text,
   updated_at timestamptz not null default now()
 );

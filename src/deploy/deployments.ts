@@ -35,10 +35,16 @@ export async function createDeployment(config: EnvVars, projectId: string, input
   return rows[0] as Deployment;
 }
 
-/** Whether a deployment was already started for this commit (a file push with deploy true, then its push event). */
-export async function hasDeploymentOfCommit(config: EnvVars, projectId: string, commit: string): Promise<boolean> {
-  const rows = await controlPlane(config).query(`select 1 from deployments where project_id = $1 and source_commit = $2 limit 1`, [projectId, commit]);
+/** Whether any deployment was created at or after `time`: it will build a tip that includes a push made then. */
+export async function deployedSince(config: EnvVars, projectId: string, time: string): Promise<boolean> {
+  const rows = await controlPlane(config).query(`select 1 from deployments where project_id = $1 and created_at >= $2::timestamptz limit 1`, [projectId, time]);
   return rows.length > 0;
+}
+
+/** The deployment already started for this commit, if any (a file push with deploy true, then its push event). */
+export async function deploymentOfCommit(config: EnvVars, projectId: string, commit: string): Promise<Deployment | null> {
+  const rows = await controlPlane(config).query(`select * from deployments where project_id = $1 and source_commit = $2 order by created_at limit 1`, [projectId, commit]);
+  return (rows[0] as Deployment) ?? null;
 }
 
 export async function findDeployment(config: EnvVars, projectId: string, id: string): Promise<Deployment | null> {

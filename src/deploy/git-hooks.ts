@@ -1,14 +1,15 @@
 import type { Bindings } from "../env.ts";
+import { platformWebhookId, registerPlatformWebhook } from "../git/webhooks.ts";
 
 /**
- * The seam to git hosting (issue #6): the platform's own webhook in the project's
- * repository. Until git hosting is on this branch there is no webhook to register, so
- * these answer null and auto-deploy waits for it.
+ * The seam to git hosting: the platform's own webhook in the project's repository. Its
+ * integer id is the interface's `git_webhook_id`; its push events start deploys
+ * (src/git/webhook-delivery.ts → deployOnPush).
  */
-export async function ensurePlatformWebhook(_env: Bindings, _project: { id: string }): Promise<number | null> {
-  return null;
+export function ensurePlatformWebhook(env: Bindings, project: { id: string }): Promise<number | null> {
+  return registerPlatformWebhook(env, project);
 }
 
-export async function platformWebhookIdOf(_env: Bindings, _project: { id: string }): Promise<number | null> {
-  return null;
+export function platformWebhookIdOf(env: Bindings, project: { id: string }): Promise<number | null> {
+  return platformWebhookId(env, project);
 }

@@ -26,7 +26,7 @@ export async function consumeDeployJobs(batch: MessageBatch<unknown>, env: Bindi
         msg.ack();
         continue;
       }
-      const result = await handOverJob(config, await runnerJobFor(config, message));
+      const result = await handOverJob(config, await runnerJobFor(env, config, message));
       if (result.accepted) {
         msg.ack();
         await coordinator.settle(message.job_id, { accepted: true });

@@ -1,26 +1,14 @@
-import type { EnvVars } from "../env.ts";
+import type { Bindings, EnvVars } from "../env.ts";
 import type { RunnerJob } from "../../container-runner/src/protocol.ts";
 import { PLANS } from "../config/plans.ts";
 import { findProjectBySlug, projectDatabase } from "../projects/projects.ts";
 import { findDeployment } from "./deployments.ts";
 import { getStoredDeploySettings } from "./settings.ts";
-import { revealApiKey } from "../accounts/accounts.ts";
+import { cloneUrlWithToken } from "./clone-credentials.ts";
 import type { DeployQueueMessage } from "./queue-message.ts";
 
 /** Thrown when a job can never be handed over (its project or deployment is gone). */
 export class JobGone extends Error {}
-
-/**
- * The platform's git host takes HTTP Basic with the account's API key as password; the key
- * is added at hand-over (so a regenerated key is used by the next retry) and the runner
- * strips it from the checkout and its logs.
- */
-async function withGitCredentials(config: EnvVars, repoUrl: string, accountId: string): Promise<string> {
-  const url = new URL(repoUrl);
-  url.username = "deploy";
-  url.password = (await revealApiKey(config, accountId)).key;
-  return url.toString();
-}
 
 /** Where the runner sends its signed status reports. */
 export function callbackUrl(config: EnvVars): string {
@@ -29,9 +17,10 @@ export function callbackUrl(config: EnvVars): string {
 
 /**
  * The runner job for a queue message, built at hand-over time: the plan's limits, the
- * project's database settings and the app's own variables in the environment.
+ * project's database settings and the app's own variables in the environment, and a
+ * read-only token to clone the project's own repository.
  */
-export async function runnerJobFor(config: EnvVars, message: DeployQueueMessage): Promise<RunnerJob> {
+export async function runnerJobFor(env: Bindings, config: EnvVars, message: DeployQueueMessage): Promise<RunnerJob> {
   const base = { job_id: message.job_id, project: message.slug, deployment_id: message.deployment_id, callback_url: callbackUrl(config) };
   if (message.action !== "deploy") return { ...base, action: message.action };
   const project = await findProjectBySlug(config, message.slug);
@@ -44,7 +33,7 @@ export async function runnerJobFor(config: EnvVars, message: DeployQueueMessage)
   return {
     ...base,
     action: "deploy",
-    repo_url: deployment.external ? deployment.repo_url : await withGitCredentials(config, deployment.repo_url, project.account_id),
+    repo_url: deployment.external ? deployment.repo_url : await cloneUrlWithToken(env, config, project, deployment.repo_url),
     branch: deployment.branch,
     external: deployment.external,
     limits: { memory_mb: Math.round(plan.containerRamBytes / 1024 / 1024), cpus: plan.containerCpu },
