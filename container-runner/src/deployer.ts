@@ -59,9 +59,10 @@ export class Deployer {
       if (serving) {
         serving.stopping = true;
         await serving.app.stop();
-        await this.report(serving.built.callbackUrl, { deployment_id: serving.built.deploymentId, project: slug, status: "failed", detail: "The runner shut down; start or deploy again." });
       }
       for (const built of [serving?.built, state.idle]) if (built) await this.deps.backend.release(built.deploymentId);
+      // Queued, not awaited: the Worker may be gone already (stop() bounds the wait).
+      if (serving) void this.report(serving.built.callbackUrl, { deployment_id: serving.built.deploymentId, project: slug, status: "failed", detail: "The runner shut down; start or deploy again." });
     }
     await Promise.all([...this.projects.values()].map((s) => s.chain));
   }

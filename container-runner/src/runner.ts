@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { createHash } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
 import { mkdir, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
@@ -13,6 +14,11 @@ import { Deployer } from "./deployer.ts";
 import { createRunnerServer } from "./server.ts";
 
 const SRC_DIR = dirname(fileURLToPath(import.meta.url));
+
+/** This runner's cgroup parent: stable for its data directory, distinct from other runners'. */
+function runnerGroupName(dataDir: string): string {
+  return `runner-${createHash("sha256").update(dataDir).digest("hex").slice(0, 12)}`;
+}
 export const STATIC_SERVER = join(SRC_DIR, "static-server.ts");
 
 export type RunningRunner = { url: string; port: number; backend: Backend; deployer: Deployer; toolchains: Toolchains; stop(): Promise<void> };
@@ -30,7 +36,7 @@ export async function startRunner(config: RunnerConfig, log: (line: string) => v
   const backend: Backend =
     config.RUNNER_BACKEND === "docker"
       ? new DockerBackend(unixSocketTransport(config.RUNNER_DOCKER_SOCKET), SRC_DIR)
-      : await ProcessBackend.create({ sandbox: config.RUNNER_SANDBOX, cgroups: config.RUNNER_CGROUPS, cgroupRoot: config.RUNNER_CGROUP_ROOT, readOnly: [SRC_DIR] });
+      : await ProcessBackend.create({ sandbox: config.RUNNER_SANDBOX, cgroups: config.RUNNER_CGROUPS, cgroupRoot: config.RUNNER_CGROUP_ROOT, cgroupGroup: runnerGroupName(dataDir), readOnly: [SRC_DIR] });
   const logs = new DeploymentLogs(join(dataDir, "logs"));
   await logs.init();
   const reporter = new StatusReporter(config.RUNNER_SECRET, log);
@@ -52,7 +58,9 @@ export async function startRunner(config: RunnerConfig, log: (line: string) => v
     toolchains,
     stop: async () => {
       await deployer.shutdown();
-      await reporter.drain();
+      await backend.close();
+      // Last reports get a few seconds; a Worker that is gone already must not hold the shutdown.
+      await Promise.race([reporter.drain(), new Promise((r) => setTimeout(r, 5_000))]);
       server.closeAllConnections();
       await new Promise((ok) => server.close(ok));
     },

@@ -43,6 +43,8 @@ export interface Backend {
   startApp(spec: CommandSpec & { port: number }, log: LogSink): Promise<AppHandle>;
   /** Frees what a deployment holds (cgroups, containers) once nothing of it runs. */
   release(deploymentId: string): Promise<void>;
+  /** Frees what the backend itself holds, once every app is stopped. */
+  close(): Promise<void>;
 }
 
 /** Turns chunks of output into whole lines (the last partial line waits for its end). */

@@ -1,28 +1,33 @@
-import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Limits } from "../protocol.ts";
 
 const CPU_PERIOD_US = 100_000;
 
 /**
- * cgroups v1 memory and cpu limits, one group per deployment under `<root>/<controller>/slipway/`.
- * A process joins by writing its pid to the returned `cgroup.procs` files before it execs.
+ * cgroups v1 memory and cpu limits, one group per deployment under
+ * `<root>/<controller>/slipway/<runner group>/`, the runner group being this runner's own
+ * (named from its data directory), so a restarted runner can clear what its predecessor
+ * left without touching other runners on the machine. A process joins by writing its pid
+ * to the returned `cgroup.procs` files before it execs.
  */
 export class CgroupsV1 {
   private readonly root: string;
+  private readonly group: string;
   readonly memory: boolean;
   readonly cpu: boolean;
   readonly problems: string[];
 
-  private constructor(root: string, memory: boolean, cpu: boolean, problems: string[]) {
+  private constructor(root: string, group: string, memory: boolean, cpu: boolean, problems: string[]) {
     this.root = root;
+    this.group = group;
     this.memory = memory;
     this.cpu = cpu;
     this.problems = problems;
   }
 
   /** Checks whether each controller is mounted and writable here. */
-  static async probe(root: string): Promise<CgroupsV1> {
+  static async probe(root: string, group: string): Promise<CgroupsV1> {
     const problems: string[] = [];
     const check = async (controller: string, file: string, value: string) => {
       const probeDir = join(root, controller, "slipway", `probe-${process.pid}`);
@@ -39,15 +44,31 @@ export class CgroupsV1 {
     };
     const memory = await check("memory", "memory.limit_in_bytes", String(64 * 1024 * 1024));
     const cpu = await check("cpu", "cpu.cfs_quota_us", String(CPU_PERIOD_US));
-    return new CgroupsV1(root, memory, cpu, problems);
+    return new CgroupsV1(root, group, memory, cpu, problems);
   }
 
   static disabled(reason: string): CgroupsV1 {
-    return new CgroupsV1("", false, false, [reason]);
+    return new CgroupsV1("", "", false, false, [reason]);
   }
 
   private dir(controller: "memory" | "cpu", id: string): string {
-    return join(this.root, controller, "slipway", id.replace(/[^A-Za-z0-9_-]/g, "_"));
+    return join(this.root, controller, "slipway", this.group, id.replace(/[^A-Za-z0-9_-]/g, "_"));
+  }
+
+  /** Removes this runner's (empty) parent groups when it stops. */
+  async close(): Promise<void> {
+    for (const controller of ["memory", "cpu"]) await rmdir(join(this.root, controller, "slipway", this.group)).catch(() => {});
+  }
+
+  /** Kills and removes every deployment group of this runner (left by a runner that died). */
+  async removeAll(): Promise<void> {
+    if (!this.memory && !this.cpu) return;
+    const ids = new Set<string>();
+    for (const controller of ["memory", "cpu"]) {
+      const entries = await readdir(join(this.root, controller, "slipway", this.group), { withFileTypes: true }).catch(() => []);
+      for (const e of entries) if (e.isDirectory()) ids.add(e.name);
+    }
+    for (const id of ids) await this.remove(id);
   }
 
   /** Creates (or updates) a deployment's groups; returns the cgroup.procs files to join. */

@@ -81,6 +81,8 @@ export class DockerBackend implements Backend {
     };
   }
 
+  async close(): Promise<void> {}
+
   async release(deploymentId: string): Promise<void> {
     const containers: { Id: string }[] = (await this.call(api.listDeploymentContainers(deploymentId)).catch(() => [])) ?? [];
     for (const c of containers) await this.call(api.removeContainer(c.Id)).catch(() => {});

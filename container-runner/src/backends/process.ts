@@ -28,7 +28,7 @@ export class ProcessBackend implements Backend {
     this.notes = notes;
   }
 
-  static async create(opts: { sandbox: "auto" | "off"; cgroups: "auto" | "off"; cgroupRoot: string; readOnly: string[] }): Promise<ProcessBackend> {
+  static async create(opts: { sandbox: "auto" | "off"; cgroups: "auto" | "off"; cgroupRoot: string; cgroupGroup: string; readOnly: string[] }): Promise<ProcessBackend> {
     const notes: string[] = [];
     let bwrap: string | null = null;
     if (opts.sandbox === "off") notes.push("WARNING: isolation is OFF (RUNNER_SANDBOX=off): apps run as plain child processes and can read this machine's files.");
@@ -37,7 +37,8 @@ export class ProcessBackend implements Backend {
       if (!bwrap) notes.push("WARNING: bubblewrap (bwrap) is not installed: apps run as plain child processes without isolation. Install it with `apt-get install -y bubblewrap`.");
       else notes.push(`isolation: bubblewrap (${bwrap}): private root with read-only system and toolchain, new PID/IPC/UTS namespaces, shared network.`);
     }
-    const cgroups = opts.cgroups === "off" ? CgroupsV1.disabled("cgroups disabled (RUNNER_CGROUPS=off)") : await CgroupsV1.probe(opts.cgroupRoot);
+    const cgroups = opts.cgroups === "off" ? CgroupsV1.disabled("cgroups disabled (RUNNER_CGROUPS=off)") : await CgroupsV1.probe(opts.cgroupRoot, opts.cgroupGroup);
+    await cgroups.removeAll();
     if (cgroups.memory && cgroups.cpu) notes.push("limits: cgroups v1 memory and cpu (plan RAM and CPU enforced).");
     for (const problem of cgroups.problems) notes.push(`WARNING: ${problem}; that limit is NOT enforced.`);
     return new ProcessBackend(bwrap, cgroups, opts.readOnly, notes);
@@ -110,6 +111,10 @@ export class ProcessBackend implements Backend {
 
   async release(deploymentId: string): Promise<void> {
     await this.cgroups.remove(deploymentId);
+  }
+
+  async close(): Promise<void> {
+    await this.cgroups.close();
   }
 }
 
