@@ -4,7 +4,8 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 // Three kinds of test, one command (`npm test`):
 //   worker — unit tests inside workerd, the runtime the Worker ships on;
 //   local  — Node tests of the local stand-ins (Postgres, the Neon proxy);
-//   e2e    — the whole local stack started once, driven by real clients.
+//   e2e    — the whole local stack started once, driven by real clients;
+//   runner — the container-runner in Node, with real git repositories and apps.
 export default defineConfig({
   test: {
     projects: [
@@ -24,6 +25,9 @@ export default defineConfig({
                 STORAGE_S3_ENDPOINT: "http://127.0.0.1:8787/s3",
                 STORAGE_ACCESS_KEY_ID: "unit-test-key",
                 STORAGE_SECRET_ACCESS_KEY: "unit-test-secret",
+                RUNNER_URL: "http://127.0.0.1:1",
+                RUNNER_SECRET: "unit-test-runner-secret-0123456789abcdef",
+                APP_URL_TEMPLATE: "http://{slug}.localhost:8790",
               },
             },
           }),
@@ -43,6 +47,9 @@ export default defineConfig({
       },
       {
         test: { name: "local", include: ["test/local/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 120_000 },
+      },
+      {
+        test: { name: "runner", include: ["container-runner/test/**/*.test.ts"], environment: "node", testTimeout: 180_000, hookTimeout: 60_000 },
       },
     ],
   },

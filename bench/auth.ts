@@ -21,7 +21,7 @@ await rm(DATA_DIR, { recursive: true, force: true });
 console.log(`starting the local stack (state in ${DATA_DIR}) …`);
 let stack: RunningStack | undefined;
 try {
-  stack = await startStack({ dataDir: DATA_DIR, ports: { postgres: await freePort(), proxy: await freePort(), worker: await freePort() }, log: () => {} });
+  stack = await startStack({ dataDir: DATA_DIR, ports: { postgres: await freePort(), proxy: await freePort(), worker: await freePort(), runner: await freePort() }, log: () => {} });
   const s = stack;
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(`${s.apiRoot}${path}`, { method, headers: { "Content-Type": "application/json", ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });

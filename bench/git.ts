@@ -62,7 +62,7 @@ try {
   await rm(DATA_DIR, { recursive: true, force: true });
   console.log("starting the local stack …");
   // Free ports of its own, so it runs beside `npm run dev`, tests and other benches.
-  stack = await startStack({ dataDir: DATA_DIR, ports: { postgres: await freePort(), proxy: await freePort(), worker: await freePort() }, log: () => {} });
+  stack = await startStack({ dataDir: DATA_DIR, ports: { postgres: await freePort(), proxy: await freePort(), worker: await freePort(), runner: await freePort() }, log: () => {} });
   const peerRoot = join(work, "peer");
   execFileSync("mkdir", ["-p", peerRoot]);
   peer = await startGitHttpBackend(peerRoot);

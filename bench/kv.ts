@@ -39,7 +39,7 @@ await rm(DATA_DIR, { recursive: true, force: true });
 await mkdir(DATA_DIR, { recursive: true });
 try {
   console.log(`starting the local stack, redis-server and webdis (state in ${DATA_DIR}) …`);
-  stack = await startStack({ dataDir: DATA_DIR, ports: { postgres: await freePort(), proxy: await freePort(), worker: await freePort() }, log });
+  stack = await startStack({ dataDir: DATA_DIR, ports: { postgres: await freePort(), proxy: await freePort(), worker: await freePort(), runner: await freePort() }, log });
   const webdisUrl = await startRedisBehindWebdis();
   const { apiKey, slug } = await benchProject(stack);
   const worker = workerTarget(`${stack.apiRoot}/v1/project/${slug}/redis`, apiKey);

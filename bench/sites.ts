@@ -15,7 +15,7 @@ import { freePort } from "../local/free-port.ts";
 import { runClosedLoop, type LoadResult } from "./load.ts";
 
 const DATA_DIR = fileURLToPath(new URL("../.data/bench-sites", import.meta.url));
-const PORTS = { postgres: 56330, proxy: 56331, worker: 18789 };
+const PORTS = { postgres: 56330, proxy: 56331, worker: 18789, runner: 18791 };
 const FILES = [
   { name: "small.html", bytes: 10 * 1024, requests: 2_000, warmup: 200 },
   { name: "large.bin", bytes: 1024 * 1024, requests: 400, warmup: 40 },

@@ -11,7 +11,7 @@ import type { ClientReport, LoadJob, PgTarget } from "./load-client.ts";
 import { findChild, samplePeakRss, type TreeRss } from "./process-rss.ts";
 
 const DATA_DIR = fileURLToPath(new URL("../.data/bench", import.meta.url));
-const PORTS = { postgres: 56320, proxy: 56321, worker: 18788 };
+const PORTS = { postgres: 56320, proxy: 56321, worker: 18788, runner: 18790 };
 const WARMUP = 200;
 const REQUESTS = 2_000;
 const CONCURRENCIES = [1, 8];

@@ -22,6 +22,8 @@ import { gitHosting } from "./routes/git-http.ts";
 import { gitFileRoutes } from "./routes/git-files.ts";
 import { gitWebhookRoutes } from "./routes/git-webhooks.ts";
 import { gitDeployTokenRoutes } from "./routes/git-deploy-tokens.ts";
+import { deployRoutes } from "./routes/deploy.ts";
+import { runnerCallbackRoutes } from "./routes/runner-callback.ts";
 
 /** The base of the project API ({base_url}); the major version is in the path. */
 export const BASE_PATH = "/v1/project";
@@ -41,6 +43,7 @@ projectApi.route("/", projectRoutes).route("/", sqlRoutes).route("/", ticketRout
 projectApi.route("/", storageRoutes).route("/", siteRoutes);
 projectApi.route("/", kvRoutes);
 projectApi.route("/", gitFileRoutes).route("/", gitWebhookRoutes).route("/", gitDeployTokenRoutes);
+projectApi.route("/", deployRoutes);
 
 export const app = createRouter();
 app.use("*", requestContext, corsPolicy);
@@ -58,6 +61,8 @@ app.route(BASE_PATH, projectApi);
 app.route("/admin", adminRoutes);
 app.route("/s3", localS3Routes);
 app.route("/dev", devRoutes);
+app.use("/internal/*", jsonBodyLimit);
+app.route("/internal/runner", runnerCallbackRoutes);
 
 app.get("/health", (c) => c.json({ ok: true }));
 app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-API-Key" });

@@ -5,6 +5,8 @@ import type { RateLimiter } from "../durable-objects/rate-limiter.ts";
 import type { AuthTokens } from "../durable-objects/auth-tokens.ts";
 import type { KvStore } from "../durable-objects/kv-store.ts";
 import type { GitRepo, GitEventMessage } from "../durable-objects/git-repo.ts";
+import type { DeployCoordinator } from "../durable-objects/deploy-coordinator.ts";
+import type { DeployQueueMessage } from "./deploy/queue-message.ts";
 
 /**
  * The Worker's configuration: wrangler.toml [vars] plus secrets. Checked once per
@@ -56,6 +58,14 @@ export const EnvVars = z.object({
   EMAIL_HTTP_URL: z.string().default("https://api.resend.com/emails"),
   EMAIL_HTTP_TOKEN: z.string().default(""),
   EMAIL_FROM: z.string().default("Slipway <no-reply@slipway.dev>"),
+  /** The container-runner's job API; the deploy queue's consumer hands jobs to it. */
+  RUNNER_URL: z.string().url(),
+  /** Shared with the container-runner: signs jobs and its status reports (HMAC-SHA256). */
+  RUNNER_SECRET: z.string().min(32, "RUNNER_SECRET must be at least 32 characters"),
+  /** A deployed app's address, `{slug}` replaced: https://{slug}.slipway.app */
+  APP_URL_TEMPLATE: z.string().includes("{slug}"),
+  /** A deploy whose runner has not reported for this long ends failed. */
+  DEPLOY_STALE_SECONDS: z.coerce.number().int().min(5).default(120),
 });
 export type EnvVars = z.infer<typeof EnvVars>;
 
@@ -66,6 +76,8 @@ export type Bindings = EnvVars & {
   KV_STORE: DurableObjectNamespace<KvStore>;
   GIT_REPO: DurableObjectNamespace<GitRepo>;
   GIT_EVENTS: Queue<GitEventMessage>;
+  DEPLOY_COORDINATOR: DurableObjectNamespace<DeployCoordinator>;
+  DEPLOY_QUEUE: Queue<DeployQueueMessage>;
 };
 
 export type AppEnv = {

@@ -2,6 +2,9 @@ import { z } from "zod";
 import type { Bindings } from "../env.ts";
 import type { GitEventMessage } from "../../durable-objects/git-repo.ts";
 import { signatureHeader } from "./webhook-signature.ts";
+import { loadConfig } from "../env.ts";
+import { findProjectBySlug } from "../projects/projects.ts";
+import { deployOnPush } from "../deploy/deploy-service.ts";
 
 /**
  * The GIT_EVENTS queue consumer: POSTs each push event to its webhook, signed with the
@@ -17,9 +20,14 @@ const Message = z.object({
   payload: z.object({ event: z.literal("push"), delivery_id: z.string(), ref: z.string(), before: z.string(), after: z.string() }).passthrough(),
 });
 
-/** What the platform does with a push to a repository: starts a deploy once deployments exist (issue #7). */
-export async function onPlatformPush(_env: Bindings, message: GitEventMessage): Promise<void> {
-  console.log(JSON.stringify({ level: "info", where: "platform-webhook", repo: message.repo, ref: message.payload.ref, after: message.payload.after, note: "deployments are not available yet" }));
+/** What the platform does with a push to a repository: deploys it when auto_deploy is on. */
+export async function onPlatformPush(env: Bindings, message: GitEventMessage): Promise<void> {
+  const config = loadConfig(env as unknown as Record<string, unknown>);
+  const slug = message.payload.repository.slug;
+  const project = slug ? await findProjectBySlug(config, slug) : null;
+  if (!project || project.id !== message.repo) return; // the project is gone
+  const deployment = await deployOnPush(env, config, project, message.payload);
+  if (deployment) console.log(JSON.stringify({ level: "info", where: "platform-webhook", project: project.slug, ref: message.payload.ref, after: message.payload.after, deployment_id: deployment.id }));
 }
 
 export async function deliverGitEvents(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {

@@ -8,6 +8,7 @@ import { listTree, log, readFile, refList } from "../git/browse.ts";
 import { RepoStore } from "../git/repo-store.ts";
 import { registerPlatformWebhook } from "../git/webhooks.ts";
 import { compactInBackground } from "../git/compact.ts";
+import { deployPushedCommit } from "../deploy/deploy-service.ts";
 
 // {base_url}: POST /{slug}/git/files  GET /{slug}/git/refs  GET /{slug}/git/tree
 //             GET /{slug}/git/file  GET /{slug}/git/log
@@ -20,7 +21,7 @@ const FilePush = z.object({
   content: z.string().openapi({ description: `The file's bytes in base64, at most ${MAX_API_FILE_BYTES} bytes decoded` }),
   message: z.string().trim().min(1, "message is required").max(10_000),
   branch: z.string().min(1).max(200).optional().openapi({ description: "Branch to commit on; default main (created when absent)" }),
-  deploy: z.boolean().optional().openapi({ description: "Also deploy the new commit (not available yet)" }),
+  deploy: z.boolean().optional().openapi({ description: "Also deploy the branch after this commit (see /{slug}/deploy/status)" }),
 });
 const Deploy = z.object({ status: z.string(), deployment_id: z.string().nullable(), url: z.string().nullable(), detail: z.string().optional() }).openapi("GitPushDeploy");
 const PushResult = z
@@ -62,9 +63,7 @@ export const gitFileRoutes = createRouter()
       // The first file push registers the platform's own webhook, so later pushes can deploy.
       await registerPlatformWebhook(c.env, project);
       c.executionCtx.waitUntil(compactInBackground(c.env, project));
-      const deploy = body.deploy
-        ? { status: "not_available", deployment_id: null, url: null, detail: "The file was committed, but deployments are not available on this platform yet, so nothing was deployed." }
-        : undefined;
+      const deploy = body.deploy ? await deployPushedCommit(c.env, c.get("config"), project, result) : undefined;
       return c.json({ pushed: true, ...result, ...(deploy ? { deploy } : {}) }, 201);
     },
   )

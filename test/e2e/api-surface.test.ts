@@ -28,6 +28,16 @@ const PROJECT_ROUTES: [string, string, unknown?][] = [
   ["GET", "/{slug}/git/deploy-tokens"],
   ["POST", "/{slug}/git/deploy-tokens", {}],
   ["DELETE", "/{slug}/git/deploy-tokens/1"],
+  ["POST", "/{slug}/deploy", {}],
+  ["GET", "/{slug}/deploy/status"],
+  ["GET", "/{slug}/deploy/history"],
+  ["GET", "/{slug}/deploy/logs"],
+  ["DELETE", "/{slug}/deploy"],
+  ["POST", "/{slug}/restart"],
+  ["POST", "/{slug}/stop"],
+  ["POST", "/{slug}/start"],
+  ["GET", "/{slug}/settings"],
+  ["PATCH", "/{slug}/settings", { auto_deploy: false }],
 ];
 const ACCOUNT_ROUTES: [string, string, unknown?][] = [
   ["GET", "/projects"],
@@ -64,7 +74,8 @@ describe("rules common to every route", () => {
     expect(JSON.stringify(reply.body)).not.toContain(owner.email);
   });
 
-  it.each([...PROJECT_ROUTES, ...ACCOUNT_ROUTES].filter(([m]) => m === "POST"))("%s %s with malformed JSON is 400 with detail", async (method, path) => {
+  // Routes that take a body (POST /stop, /start, /restart read none).
+  it.each([...PROJECT_ROUTES, ...ACCOUNT_ROUTES].filter(([m, , body]) => m === "POST" && body !== undefined))("%s %s with malformed JSON is 400 with detail", async (method, path) => {
     const reply = await request(method, `${BASE}${path.replace("{slug}", slug)}`, { raw: "{not json", headers: { "X-API-Key": owner.apiKey, "Content-Type": "application/json" } });
     expect(reply.status).toBe(400);
     expect(typeof reply.body.detail).toBe("string");

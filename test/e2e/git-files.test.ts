@@ -82,11 +82,12 @@ describe("POST /{slug}/git/files (the owner, without git credentials)", () => {
     expect((await owner.api("GET", `/${slug}/git/tree?ref=no-such-branch`)).status).toBe(404);
   });
 
-  it("says plainly that deploy is not available yet, after committing", async () => {
+  it("with deploy true, commits and starts a deployment of that commit", async () => {
     const res = await owner.api("POST", `/${slug}/git/files`, { path: "deploy.txt", content: b64("x"), message: "deploy me", deploy: true });
     expect(res.status).toBe(201);
-    expect(res.body.deploy).toMatchObject({ status: "not_available", deployment_id: null, url: null });
-    expect(res.body.deploy.detail).toMatch(/not available/);
+    expect(res.body.deploy).toMatchObject({ status: "pending", deployment_id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: expect.stringContaining(`${slug}.localhost`) });
+    const status = await owner.api("GET", `/${slug}/deploy/status`);
+    expect(status.body.deployment_id).toBe(res.body.deploy.deployment_id);
   });
 
   it("refuses bad input with 400 or 409 and changes nothing", async () => {

@@ -9,6 +9,8 @@ declare module "vitest" {
     adminToken: string;
     superuserUrl: string;
     s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
+    runnerUrl: string;
+    runnerPort: number;
   }
 }
 
@@ -22,7 +24,9 @@ export async function setup(project: TestProject) {
   const verbose = !!process.env.E2E_VERBOSE;
   stack = await startStack({
     dataDir: DATA_DIR,
-    ports: { postgres: await freePort(), proxy: await freePort(), worker: await freePort() },
+    ports: { postgres: await freePort(), proxy: await freePort(), worker: await freePort(), runner: await freePort() },
+    // Short, so a test can see a deploy whose runner died end failed.
+    deployStaleSeconds: 12,
     log: (part, line) => {
       // Postgres logs the SQL errors tests provoke on purpose; show only what is fatal.
       const alarming = part === "postgres" ? /FATAL|PANIC/.test(line) : /error|✘/i.test(line);
@@ -33,6 +37,8 @@ export async function setup(project: TestProject) {
   project.provide("adminToken", stack.adminToken);
   project.provide("superuserUrl", stack.superuserUrl);
   project.provide("s3", stack.s3);
+  project.provide("runnerUrl", stack.runner.url);
+  project.provide("runnerPort", stack.ports.runner);
 }
 
 export async function teardown() {

@@ -5,7 +5,10 @@ import { freePort } from "../../local/free-port.ts";
 /** A Redis reply: errors are values here, so a comparison can see them. */
 export type RespValue = string | number | null | RespValue[] | RespError;
 export class RespError {
-  constructor(readonly message: string) {}
+  readonly message: string;
+  constructor(message: string) {
+    this.message = message;
+  }
 }
 
 /** A minimal RESP2 client: one connection, commands answered in order. */
@@ -13,7 +16,10 @@ export class RespClient {
   private buffer = Buffer.alloc(0);
   private waiting: ((value: RespValue) => void)[] = [];
 
-  private constructor(private readonly socket: Socket) {
+  private readonly socket: Socket;
+
+  private constructor(socket: Socket) {
+    this.socket = socket;
     socket.on("data", (chunk) => {
       this.buffer = Buffer.concat([this.buffer, chunk]);
       for (;;) {
