@@ -67,3 +67,15 @@ export function lineBuffer(emit: LogSink): { push(chunk: Buffer | string): void;
     },
   };
 }
+
+/** Waits for a build step to exit, calling `kill` at the step's timeout or when the job is aborted. */
+export async function exitOrKill(exited: Promise<ExitInfo>, kill: () => void, opts: { signal: AbortSignal; timeoutMs: number }): Promise<ExitInfo> {
+  const timer = setTimeout(kill, opts.timeoutMs);
+  opts.signal.addEventListener("abort", kill, { once: true });
+  try {
+    return await exited;
+  } finally {
+    clearTimeout(timer);
+    opts.signal.removeEventListener("abort", kill);
+  }
+}

@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import type { AppHandle, Backend, CommandSpec, ExitInfo, LogSink } from "./backend.ts";
-import { lineBuffer } from "./backend.ts";
+import { exitOrKill, lineBuffer } from "./backend.ts";
 import * as api from "./docker-requests.ts";
 
 /** Sends one Engine API request; `onChunk` streams the body instead of buffering it. */
@@ -55,13 +55,9 @@ export class DockerBackend implements Backend {
   async runStep(spec: CommandSpec, log: LogSink, opts: { signal: AbortSignal; timeoutMs: number }): Promise<ExitInfo> {
     const { id, exited } = await this.run(spec, `build-${Date.now()}`, undefined, log);
     const kill = () => void this.call(api.removeContainer(id)).catch(() => {});
-    const timer = setTimeout(kill, opts.timeoutMs);
-    opts.signal.addEventListener("abort", kill, { once: true });
     try {
-      return await exited;
+      return await exitOrKill(exited, kill, opts);
     } finally {
-      clearTimeout(timer);
-      opts.signal.removeEventListener("abort", kill);
       await this.call(api.removeContainer(id)).catch(() => {});
     }
   }

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import type { AppHandle, Backend, CommandSpec, ExitInfo, LogSink } from "./backend.ts";
-import { lineBuffer } from "./backend.ts";
+import { exitOrKill, lineBuffer } from "./backend.ts";
 import { bwrapArgs, SANDBOX_CACHE_DIR } from "./sandbox.ts";
 import { CgroupsV1 } from "./cgroups.ts";
 
@@ -81,15 +81,7 @@ export class ProcessBackend implements Backend {
   async runStep(spec: CommandSpec, log: LogSink, opts: { signal: AbortSignal; timeoutMs: number }): Promise<ExitInfo> {
     const child = await this.launch(spec, null);
     const exited = watch(child, log);
-    const kill = () => killGroup(child, "SIGKILL");
-    const timer = setTimeout(kill, opts.timeoutMs);
-    opts.signal.addEventListener("abort", kill, { once: true });
-    try {
-      return await exited;
-    } finally {
-      clearTimeout(timer);
-      opts.signal.removeEventListener("abort", kill);
-    }
+    return exitOrKill(exited, () => killGroup(child, "SIGKILL"), opts);
   }
 
   async startApp(spec: CommandSpec & { port: number }, log: LogSink): Promise<AppHandle> {
