@@ -84,6 +84,11 @@ describe("bubblewrap arguments", () => {
     expect(args.indexOf("--clearenv")).toBeLessThan(args.indexOf("--setenv"));
     expect(args.slice(-3)).toEqual(["--", "node", "server.js"]);
   });
+
+  it("binds a toolchain that lives under /tmp after the private /tmp, so it stays visible", () => {
+    const args = bwrapArgs({ dir: "/tmp/x/app", cacheDir: "/tmp/x/cache", readOnly: ["/tmp/checkout/node_modules/node/bin"], env: {}, argv: ["node"] });
+    expect(args.indexOf("/tmp/checkout/node_modules/node/bin")).toBeGreaterThan(args.indexOf("--tmpfs"));
+  });
 });
 
 describe("job messages", () => {

@@ -14,8 +14,10 @@ export function bwrapArgs(opts: { dir: string; cacheDir: string; readOnly: strin
   const args = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--hostname", "app"];
   for (const path of SYSTEM_READ_ONLY) args.push("--ro-bind", path, path);
   for (const [target, link] of SYSTEM_LINKS) args.push("--symlink", target, link);
-  for (const path of dedupe(opts.readOnly)) if (!SYSTEM_READ_ONLY.some((s) => path === s || path.startsWith(`${s}/`))) args.push("--ro-bind", path, path);
+  // The private /tmp comes before the toolchain binds: bwrap mounts in order, and a
+  // toolchain under /tmp (a checkout there, say) must not be hidden by it.
   args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  for (const path of dedupe(opts.readOnly)) if (!SYSTEM_READ_ONLY.some((s) => path === s || path.startsWith(`${s}/`))) args.push("--ro-bind", path, path);
   args.push("--bind", opts.dir, SANDBOX_APP_DIR, "--bind", opts.cacheDir, SANDBOX_CACHE_DIR, "--chdir", SANDBOX_APP_DIR);
   args.push("--clearenv");
   for (const [k, v] of Object.entries(opts.env)) args.push("--setenv", k, v);
