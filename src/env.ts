@@ -30,7 +30,10 @@ export const EnvVars = z.object({
   PROVISIONER_DATABASE_URL: z.string().default(""),
   /** Neon API key and project, used by the neon provisioner (production only). */
   NEON_API_KEY: z.string().default(""),
-  NEON_PROJECT_ID: z.string().default(""),
+  NEON_API_URL: z.string().url().default("https://console.neon.tech/api/v2"),
+  /** Neon region of new project databases, and the organisation that owns them (if the key needs one). */
+  NEON_REGION: z.string().default("aws-us-east-2"),
+  NEON_ORG_ID: z.string().default(""),
   JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters"),
   /** 32 bytes, base64: encrypts stored API-key copies and database passwords (AES-256-GCM). */
   ENCRYPTION_KEY: z.string().min(40, "ENCRYPTION_KEY must be 32 random bytes in base64"),

@@ -1,8 +1,8 @@
-import type { Client } from "@neondatabase/serverless";
 import type { EnvVars } from "../env.ts";
 import { withSession } from "../platform/db.ts";
 import { randomToken } from "../platform/crypto.ts";
-import { databaseNames, WANTED_EXTENSIONS, type DatabaseProvisioner, type ProvisionedDatabase } from "./provisioner.ts";
+import { databaseNames, type DatabaseProvisioner, type ProvisionedDatabase } from "./provisioner.ts";
+import { createExtensions } from "./extensions.ts";
 
 /**
  * Provisions on the local PostgreSQL server as its superuser: a login role that is not a
@@ -35,7 +35,7 @@ export class LocalProvisioner implements DatabaseProvisioner {
         await admin.query(`revoke all on database "${database}" from public`);
       });
       const extensions = await withSession(this.config, this.databaseUrl(database), (admin) => createExtensions(admin));
-      return { name: database, host: this.server.hostname, port: Number(this.server.port || 5432), user: role, password, extensions };
+      return { name: database, host: this.server.hostname, port: Number(this.server.port || 5432), user: role, password, extensions, providerRef: null };
     } catch (err) {
       // Undo only what this call made: a same-named database that existed before is not ours.
       if (made.length) await withSession(this.config, this.server.href, async (admin) => {
@@ -45,8 +45,8 @@ export class LocalProvisioner implements DatabaseProvisioner {
     }
   }
 
-  async deprovision(slug: string): Promise<void> {
-    const { database, role } = databaseNames(slug);
+  async deprovision(db: ProvisionedDatabase): Promise<void> {
+    const { name: database, user: role } = db;
     await withSession(this.config, this.server.href, async (admin) => {
       await admin.query(`drop database if exists "${database}" with (force)`);
       await admin.query(`drop role if exists "${role}"`);
@@ -60,15 +60,3 @@ export class LocalProvisioner implements DatabaseProvisioner {
   }
 }
 
-/** Creates those of the wanted extensions that the server has; returns their names. */
-async function createExtensions(admin: Client): Promise<string[]> {
-  const available = await admin.query(`select name from pg_available_extensions where name = any($1::text[])`, [[...WANTED_EXTENSIONS]]);
-  const names = new Set(available.rows.map((r: { name: string }) => r.name));
-  const created: string[] = [];
-  for (const ext of WANTED_EXTENSIONS) {
-    if (!names.has(ext)) continue;
-    await admin.query(`create extension if not exists "${ext}"`);
-    created.push(ext);
-  }
-  return created;
-}

@@ -6,6 +6,7 @@ import { ApiError, badRequest, conflict, notFound, planLimit } from "../errors.t
 import { slugFromName, slugProblem, withSuffix } from "./slug.ts";
 import { connectionString, type DatabaseProvisioner, type ProvisionedDatabase } from "./provisioner.ts";
 import { LocalProvisioner } from "./local-provisioner.ts";
+import { NeonProvisioner } from "./neon-provisioner.ts";
 import { gitRepoUrl, siteUrl } from "./addresses.ts";
 
 /** A project row joined with its account's plan. */
@@ -25,6 +26,7 @@ export type Project = {
   db_size_measured_at: string | null;
   db_limit_bytes: string | null;
   extensions: string[];
+  db_provider_ref: string | null;
   created_at: string;
   updated_at: string;
 };
@@ -32,8 +34,7 @@ export type Project = {
 const SELECT_PROJECT = `select p.*, a.plan from projects p join accounts a on a.id = p.account_id`;
 
 export function provisionerFor(config: EnvVars): DatabaseProvisioner {
-  if (config.PROVISIONER === "local") return new LocalProvisioner(config);
-  throw new ApiError(503, "Database provisioning through the Neon API is not available in this deployment yet.", { code: "provisioner_unavailable" });
+  return config.PROVISIONER === "local" ? new LocalProvisioner(config) : new NeonProvisioner(config);
 }
 
 /** The caller's project by slug; another account's project is indistinguishable from none. */
@@ -89,20 +90,21 @@ export async function createProject(
   try {
     database = await provisioner.provision(slug);
   } catch (cause) {
+    if (cause instanceof ApiError) throw cause;
     if (pgCode(cause) === "42P04" || pgCode(cause) === "42710") throw conflict(`The slug "${slug}" is taken; choose another.`);
     throw new ApiError(503, "Could not create the project's database; nothing was created. Retry in a few seconds.", { code: "provisioning_failed", cause });
   }
   try {
     const rows = (await controlPlane(config).query(
       `with p as (
-         insert into projects (account_id, name, slug, db_name, db_host, db_port, db_user, db_password_sealed, extensions)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *)
+         insert into projects (account_id, name, slug, db_name, db_host, db_port, db_user, db_password_sealed, extensions, db_provider_ref)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *)
        select p.*, a.plan from p join accounts a on a.id = p.account_id`,
-      [account.id, input.name, slug, database.name, database.host, database.port, database.user, await seal(database.password, config.ENCRYPTION_KEY), database.extensions],
+      [account.id, input.name, slug, database.name, database.host, database.port, database.user, await seal(database.password, config.ENCRYPTION_KEY), database.extensions, database.providerRef],
     )) as Project[];
     return { project: rows[0]!, database };
   } catch (err) {
-    await provisioner.deprovision(slug).catch(() => {});
+    await provisioner.deprovision(database).catch(() => {});
     if (pgCode(err) === UNIQUE_VIOLATION) throw conflict(`The slug "${slug}" is taken; choose another.`);
     throw err;
   }
@@ -111,7 +113,7 @@ export async function createProject(
 /** The project's database credentials, decrypted. */
 export async function projectDatabase(config: EnvVars, project: Project): Promise<ProvisionedDatabase & { connection_string: string }> {
   const password = await unseal(project.db_password_sealed, config.ENCRYPTION_KEY);
-  const db = { name: project.db_name, host: project.db_host, port: project.db_port, user: project.db_user, password, extensions: project.extensions };
+  const db = { name: project.db_name, host: project.db_host, port: project.db_port, user: project.db_user, password, extensions: project.extensions, providerRef: project.db_provider_ref };
   return { ...db, connection_string: connectionString(db) };
 }
 

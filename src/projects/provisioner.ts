@@ -7,6 +7,8 @@ export type ProvisionedDatabase = {
   password: string;
   /** Extensions created in the database (of uuid-ossp, pgcrypto, pg_stat_statements, vector). */
   extensions: string[];
+  /** The provider's own id for what was made (the Neon project id); null locally. */
+  providerRef: string | null;
 };
 
 /** The extensions the interface promises, in the order they are created. */
@@ -14,13 +16,13 @@ export const WANTED_EXTENSIONS = ["uuid-ossp", "pgcrypto", "pg_stat_statements",
 
 /**
  * Makes and removes per-project databases. Local: CREATE ROLE/DATABASE on the local
- * server. Production: the Neon API (not built yet; the seam is here).
+ * server. Production: one Neon project per Slipway project, through the Neon API.
  */
 export interface DatabaseProvisioner {
   /** Makes the database and its role; on failure, undoes whatever it had made. */
   provision(slug: string): Promise<ProvisionedDatabase>;
   /** Removes a database and role that `provision` made. */
-  deprovision(slug: string): Promise<void>;
+  deprovision(db: ProvisionedDatabase): Promise<void>;
 }
 
 /** Database and role names for a slug: "my-app" → database "my_app", role "my_app_owner". */
